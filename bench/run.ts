@@ -1,0 +1,1 @@
+console.log('benchmark: not built yet (see the benchmark issue)');

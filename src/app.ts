@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type Kysely, sql } from 'kysely';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { AppError } from './http/errors.ts';
+import { registerRouteConventions } from './http/openapi.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
+
+export interface AppDeps {
+  db: Kysely<Database>;
+  clock?: Clock;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Builds the whole service on the given database; does not listen (tests call `inject`). */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers["gateway-signature"]',
+          '*.password',
+          '*.refresh',
+          '*.access',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    bodyLimit: BODY_LIMIT,
+    // proxy-addr takes a hop count too, which Fastify's types leave out
+    trustProxy: config.trustProxy as boolean | string,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { strict: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  registerRouteConventions(app);
+
+  // JSON is the only body type (anything else is 415). An empty body with a JSON content type means "no body" (e.g. POST approve/ with no fields).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  await app.register(helmet, { contentSecurityPolicy: false });
+  await app.register(cors, {
+    origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        'throttled',
+        `Request was throttled. Expected available in ${Math.ceil(context.ttl / 1000)} seconds.`,
+        {
+          headers: { 'Retry-After': String(Math.ceil(context.ttl / 1000)) },
+        },
+      ),
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Water-sports booking API',
+        version: '1.0.0',
+        description:
+          'Equipment rentals and adventures: listings, availability, bookings, mock card payments and ' +
+          'click-to-booking analytics. Every error has the body {detail, code, errors?}.',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  const keys = {
+    key: await loadSigningKey(db, config.jwtSecret),
+    accessTtl: config.accessTokenTtl,
+    refreshTtl: config.refreshTokenTtl,
+  };
+  const accountsDeps: AccountsDeps = { db, clock, keys };
+  registerAuth(app, (token) => authenticate(accountsDeps, token));
+
+  app.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ detail: 'Database unavailable.', code: 'service_unavailable' });
+    }
+  });
+  app.get('/api/v1/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  await app.register(accountsRoutes, {
+    prefix: '/api/v1/accounts',
+    deps: accountsDeps,
+    rateLimits: config.rateLimits,
+  });
+
+  return app;
+}

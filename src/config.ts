@@ -1,0 +1,129 @@
+// The only reader of process.env: every setting is parsed and checked once, at start.
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface RateLimit {
+  max: number;
+  /** window in milliseconds */
+  windowMs: number;
+}
+
+export interface Config {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  databaseUrl: string;
+  jwtSecret: string | null;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  paymentWebhookSecret: string | null;
+  logLevel: LogLevel;
+  corsOrigins: string[];
+  trustProxy: boolean | string | number;
+  migrateOnStart: boolean;
+  rateLimits: { login: RateLimit; refresh: RateLimit; register: RateLimit };
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function fail(name: string, message: string): never {
+  throw new ConfigError(`${name}: ${message}`);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw)) fail(name, `must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) fail(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  fail(name, `must be true or false, got "${raw}"`);
+}
+
+function secret(env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16) fail(name, 'must be at least 16 characters long');
+  return raw;
+}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function databaseUrl(env: Env): string {
+  const raw = env.DATABASE_URL?.trim() || 'sqlite:./data/app.sqlite';
+  if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return raw;
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+      return raw;
+    } catch {
+      fail('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+  }
+  fail(
+    'DATABASE_URL',
+    'must be sqlite:<path>, sqlite::memory: or postgres://user:password@host:port/database',
+  );
+}
+
+function trustProxy(env: Env): boolean | string | number {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return false;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw); // number of hops
+  return raw; // comma-separated addresses or CIDR ranges, as Fastify takes them
+}
+
+function rateLimit(env: Env, name: string, fallback: number): RateLimit {
+  return { max: integer(env, name, fallback, 1, 1_000_000), windowMs: 60_000 };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin === '*') continue;
+    try {
+      new URL(origin);
+    } catch {
+      fail('CORS_ORIGINS', `"${origin}" is not an origin such as https://shop.example`);
+    }
+  }
+  const config: Config = {
+    nodeEnv: env.NODE_ENV?.trim() || 'development',
+    port: integer(env, 'PORT', 8000, 0, 65535),
+    host: env.HOST?.trim() || '127.0.0.1',
+    databaseUrl: databaseUrl(env),
+    jwtSecret: secret(env, 'JWT_SECRET'),
+    accessTokenTtl: integer(env, 'ACCESS_TOKEN_TTL', 15 * 60, 1, 365 * 24 * 3600),
+    refreshTokenTtl: integer(env, 'REFRESH_TOKEN_TTL', 7 * 24 * 3600, 1, 365 * 24 * 3600),
+    paymentWebhookSecret: secret(env, 'PAYMENT_WEBHOOK_SECRET'),
+    logLevel,
+    corsOrigins,
+    trustProxy: trustProxy(env),
+    migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
+    rateLimits: {
+      login: rateLimit(env, 'RATE_LIMIT_LOGIN', 10),
+      refresh: rateLimit(env, 'RATE_LIMIT_REFRESH', 10),
+      register: rateLimit(env, 'RATE_LIMIT_REGISTER', 5),
+    },
+  };
+  if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
+    fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');
+  }
+  return Object.freeze(config);
+}

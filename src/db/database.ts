@@ -1,0 +1,198 @@
+import type { Generated, Kysely, Transaction } from 'kysely';
+
+// Storage conventions, identical on SQLite and PostgreSQL:
+// - datetimes are integer epoch milliseconds (UTC), written by the application's clock;
+// - money is integer minor units (cents);
+// - booleans are integers 0/1;
+// - free-form JSON is text.
+// Repositories convert to API values (Date / ISO strings, "45.00", booleans, objects) at their boundary.
+
+export type Millis = number;
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  phone_number: string;
+  is_vendor: Flag;
+  is_staff: Flag;
+  date_joined: Millis;
+  updated_at: Millis;
+}
+
+export interface VendorProfilesTable {
+  id: Generated<number>;
+  user_id: number;
+  business_name: string;
+  slug: string;
+  description: string;
+  contact_phone: string;
+  contact_email: string;
+  address_line1: string;
+  address_line2: string;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface RefreshTokensTable {
+  jti: string;
+  user_id: number;
+  expires_at: Millis;
+  revoked_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  description: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export type ListingKind = 'equipment' | 'adventure';
+
+/** Equipment items and adventure offerings share one table; `kind` tells them apart. */
+export interface ListingsTable {
+  id: Generated<number>;
+  kind: ListingKind;
+  vendor_id: number;
+  category_id: number;
+  public_id: string;
+  title: string;
+  description: string;
+  /** JSON object (equipment details); "{}" for adventures */
+  details: string;
+  /** equipment location or adventure meeting point */
+  location: string;
+  /** price per day (equipment) or per person (adventure), in cents */
+  price_cents: number;
+  duration_minutes: number | null;
+  capacity: number | null;
+  is_active: Flag;
+  archived_at: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface AvailabilitySlotsTable {
+  id: Generated<number>;
+  listing_id: number;
+  vendor_id: number;
+  starts_at: Millis;
+  ends_at: Millis;
+  is_available: Flag;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export type BookingStatus = 'requested' | 'approved' | 'declined' | 'cancelled' | 'confirmed';
+
+export interface BookingsTable {
+  id: Generated<number>;
+  listing_id: number;
+  listing_kind: ListingKind;
+  vendor_id: number;
+  customer_id: number;
+  status: BookingStatus;
+  starts_at: Millis;
+  ends_at: Millis;
+  participants_count: number | null;
+  customer_notes: string;
+  vendor_notes: string;
+  total_price_cents: number;
+  currency: string;
+  listing_click_id: number | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface BookingStatusHistoryTable {
+  id: Generated<number>;
+  booking_id: number;
+  from_status: BookingStatus | null;
+  to_status: BookingStatus;
+  note: string;
+  actor_id: number | null;
+  created_at: Millis;
+}
+
+export type PaymentStatus = 'requires_payment' | 'processing' | 'succeeded' | 'failed' | 'refunded';
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  booking_id: number;
+  gateway_payment_intent_id: string;
+  client_secret: string;
+  gateway_charge_id: string;
+  amount_cents: number;
+  currency: string;
+  status: PaymentStatus;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  gateway_event_id: string;
+  event_type: string;
+  gateway_payment_intent_id: string;
+  payload: string;
+  applied: Flag;
+  created_at: Millis;
+}
+
+export type TrafficType = 'organic' | 'marketing';
+export type ClickSource = 'detail_view' | 'track';
+
+export interface ListingClicksTable {
+  id: Generated<number>;
+  listing_id: number;
+  listing_kind: ListingKind;
+  vendor_id: number;
+  traffic_type: TrafficType;
+  source: ClickSource;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_term: string;
+  utm_content: string;
+  gclid: string;
+  fbclid: string;
+  referrer: string;
+  user_id: number | null;
+  created_at: Millis;
+}
+
+export interface Database {
+  users: UsersTable;
+  vendor_profiles: VendorProfilesTable;
+  refresh_tokens: RefreshTokensTable;
+  app_settings: AppSettingsTable;
+  categories: CategoriesTable;
+  listings: ListingsTable;
+  availability_slots: AvailabilitySlotsTable;
+  bookings: BookingsTable;
+  booking_status_history: BookingStatusHistoryTable;
+  payments: PaymentsTable;
+  webhook_events: WebhookEventsTable;
+  listing_clicks: ListingClicksTable;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A database handle or an open transaction: what every repository function takes first. */
+export type Db = Kysely<Database> | Transaction<Database>;

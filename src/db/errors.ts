@@ -1,0 +1,10 @@
+/** True when a database error is a unique-constraint violation (on either database). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True when PostgreSQL's exclusion constraint refused a row (bookings overlapping in time). */
+export function isExclusionViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23P01';
+}

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
+import type { Database } from './database.ts';
+import * as accounts from './migrations/2026112101-accounts.ts';
+import * as catalog from './migrations/2026112102-catalog.ts';
+import * as booking from './migrations/2026112103-booking.ts';
+import * as payments from './migrations/2026112104-payments.ts';
+import * as marketing from './migrations/2026112105-marketing.ts';
+
+// Listed here rather than read from the directory, so the set is fixed by the code that runs it.
+const migrations: Record<string, Migration> = {
+  '2026112101-accounts': accounts,
+  '2026112102-catalog': catalog,
+  '2026112103-booking': booking,
+  '2026112104-payments': payments,
+  '2026112105-marketing': marketing,
+};
+
+/** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */
+function migrator(db: Kysely<Database>, schema?: string): Migrator {
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: schema,
+  });
+}
+
+function unwrap({ error, results }: MigrationResultSet): string[] {
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).map((r) => `${r.direction} ${r.migrationName}: ${r.status}`);
+}
+
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  return unwrap(await migrator(db, schema).migrateToLatest());
+}
+
+export async function migrateDown(db: Kysely<Database>): Promise<string[]> {
+  return unwrap(await migrator(db).migrateDown());
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, permissionDenied } from './errors.ts';
+
+/** Who may call a route. Every route declares one; a route without a decision fails at start-up. */
+export type AuthRule = 'public' | 'user' | 'vendor' | 'customer' | 'staff';
+
+export interface AuthUser {
+  id: number;
+  email: string;
+  isVendor: boolean;
+  isStaff: boolean;
+  /** the vendor profile id, for vendor accounts */
+  vendorId: number | null;
+}
+
+/** Resolves a bearer token to its user; throws AppError('token_not_valid') for any bad token. */
+export type Authenticate = (token: string) => Promise<AuthUser>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRule;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+const notAuthenticated = () =>
+  new AppError('not_authenticated', 'Authentication credentials were not provided.');
+
+function bearerToken(request: FastifyRequest): string | null | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+const ROLE_CHECKS: Record<Exclude<AuthRule, 'public' | 'user'>, [(u: AuthUser) => boolean, string]> = {
+  vendor: [(u) => u.isVendor, 'This action needs a vendor account.'],
+  customer: [(u) => !u.isVendor, 'This action needs a customer account.'],
+  staff: [(u) => u.isStaff, 'This action needs a staff account.'],
+};
+
+/** Enforces each route's `config.auth` and sets `request.user`. */
+export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    const rule = request.routeOptions.config.auth;
+    if (!rule) return; // unknown route: the 404 handler answers
+    const token = bearerToken(request);
+    if (rule === 'public') {
+      // On public routes a bad or expired token is ignored; a good one identifies the caller.
+      if (token) request.user = await authenticate(token).catch(() => null);
+      return;
+    }
+    if (token === undefined) throw notAuthenticated();
+    if (token === null)
+      throw new AppError('token_not_valid', 'Authorization header must be "Bearer <token>".');
+    const user = await authenticate(token);
+    request.user = user;
+    if (rule !== 'user') {
+      const [allowed, message] = ROLE_CHECKS[rule];
+      if (!allowed(user)) throw permissionDenied(message);
+    }
+  });
+}
+
+/** The authenticated caller of a route whose rule is not 'public'. */
+export function callerOf(request: FastifyRequest): AuthUser {
+  if (!request.user) throw notAuthenticated();
+  return request.user;
+}

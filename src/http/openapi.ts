@@ -1,0 +1,67 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ErrorBodySchema } from './schemas.ts';
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** error statuses a route answers beyond those its auth rule and shape imply (e.g. 409) */
+    'x-errors'?: number[];
+  }
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input; `errors` names each bad field.',
+  401: 'Missing, bad or expired token.',
+  403: 'Valid token of the wrong account kind, or the other party of a booking.',
+  404: 'Unknown resource, or one the caller may not see.',
+  409: 'Conflict with the current state.',
+  413: 'Body over 1 MiB.',
+  415: 'Body is not JSON.',
+  429: 'Rate limit hit; see Retry-After.',
+  500: 'Unexpected server error.',
+  503: 'Database unavailable; retry shortly.',
+};
+
+function operationId(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\/v1\//, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1)));
+  return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
+const INTERNAL_PREFIXES = ['/api/docs'];
+
+/**
+ * Every route must declare `config.auth`; its OpenAPI entry gets the security requirement, an operation id
+ * and the error responses (the one error body) derived from that decision, so the document cannot drift
+ * from what the server enforces.
+ */
+export function registerRouteConventions(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    // The docs pages and CORS preflight (OPTIONS *) come from plugins and are public by nature.
+    if (INTERNAL_PREFIXES.some((p) => route.url.startsWith(p)) || route.method === 'OPTIONS') {
+      route.config = { ...route.config, auth: 'public' };
+      return;
+    }
+    const auth = route.config?.auth;
+    if (!auth) throw new Error(`route ${route.method} ${route.url} declares no config.auth`);
+    if (!route.schema || route.schema.hide) return;
+    const schema = route.schema as Record<string, unknown>;
+    const method = Array.isArray(route.method) ? route.method[0] : route.method;
+    schema.operationId ??= operationId(method, route.url);
+    if (auth !== 'public') schema.security = [{ bearerAuth: [] }];
+    const codes = new Set<number>([400, 500, 503]);
+    if (route.schema.body) for (const c of [413, 415]) codes.add(c);
+    if (auth !== 'public') for (const c of [401, 403]) codes.add(c);
+    if (/:/.test(route.url) || auth !== 'public') codes.add(404);
+    if (route.config?.rateLimit) codes.add(429);
+    for (const c of (schema['x-errors'] as number[] | undefined) ?? []) codes.add(c);
+    delete schema['x-errors'];
+    const response = (schema.response ?? {}) as Record<string, unknown>;
+    for (const code of codes) {
+      response[code] ??= { ...ErrorBodySchema, description: ERROR_DESCRIPTIONS[code] ?? 'Error.' };
+    }
+    schema.response = response;
+  });
+}

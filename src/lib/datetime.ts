@@ -1,0 +1,38 @@
+// Datetimes cross the API as ISO 8601 strings and are stored as epoch milliseconds (UTC).
+
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * Parses an ISO 8601 date or datetime. A zone of Z or an offset is honoured; a value without a zone is
+ * UTC. Returns null for anything else, including impossible dates such as 2026-02-30.
+ */
+export function parseDateTime(input: string): number | null {
+  const m = ISO_8601.exec(input.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const millis = Number(frac.padEnd(3, '0').slice(0, 3));
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  if (new Date(local).getUTCDate() !== day) return null; // rolled over: no such day in that month
+  let offsetMinutes = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = Number(digits.slice(2) || '0');
+    if (oh > 23 || om > 59) return null;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  return local - offsetMinutes * 60_000;
+}
+
+export function formatDateTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

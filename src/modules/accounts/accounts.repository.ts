@@ -1,0 +1,121 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db, UsersTable, VendorProfilesTable } from '../../db/database.ts';
+
+export type UserRow = Selectable<UsersTable>;
+export type VendorProfileRow = Selectable<VendorProfilesTable>;
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** What authentication needs of a user, in one indexed lookup. */
+export async function findAuthUser(db: Db, id: number) {
+  return db
+    .selectFrom('users')
+    .leftJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.is_vendor',
+      'users.is_staff',
+      'vendor_profiles.id as vendor_id',
+    ])
+    .where('users.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertUser(db: Db, values: Insertable<UsersTable>): Promise<UserRow> {
+  return db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertVendorProfile(
+  db: Db,
+  values: Insertable<VendorProfilesTable>,
+): Promise<VendorProfileRow> {
+  return db.insertInto('vendor_profiles').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findProfileByUserId(db: Db, userId: number): Promise<VendorProfileRow | undefined> {
+  return db.selectFrom('vendor_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function findProfileBySlug(db: Db, slug: string): Promise<VendorProfileRow | undefined> {
+  return db.selectFrom('vendor_profiles').selectAll().where('slug', '=', slug).executeTakeFirst();
+}
+
+export async function findProfileById(db: Db, id: number): Promise<VendorProfileRow | undefined> {
+  return db.selectFrom('vendor_profiles').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateProfile(
+  db: Db,
+  id: number,
+  values: Updateable<VendorProfilesTable>,
+): Promise<VendorProfileRow> {
+  return db
+    .updateTable('vendor_profiles')
+    .set(values)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Slugs equal to base or of the form base-N, to pick the next free suffix. */
+export async function slugsLike(db: Db, base: string, exceptProfileId?: number): Promise<string[]> {
+  let query = db
+    .selectFrom('vendor_profiles')
+    .select('slug')
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]));
+  if (exceptProfileId !== undefined) query = query.where('id', '!=', exceptProfileId);
+  return (await query.execute()).map((r) => r.slug);
+}
+
+export async function insertRefreshToken(
+  db: Db,
+  values: { jti: string; user_id: number; expires_at: number; created_at: number },
+): Promise<void> {
+  await db.insertInto('refresh_tokens').values(values).execute();
+}
+
+/** Revokes one live refresh token; false when it was already revoked, expired or unknown. */
+export async function revokeRefreshToken(db: Db, jti: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('jti', '=', jti)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findRefreshToken(db: Db, jti: string) {
+  return db.selectFrom('refresh_tokens').selectAll().where('jti', '=', jti).executeTakeFirst();
+}
+
+export async function revokeAllRefreshTokens(db: Db, userId: number, now: number): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function findSetting(db: Db, key: string): Promise<string | undefined> {
+  return (await db.selectFrom('app_settings').select('value').where('key', '=', key).executeTakeFirst())
+    ?.value;
+}
+
+/** Stores the value unless the key already has one (the first writer wins across instances). */
+export async function insertSettingIfAbsent(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('app_settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}

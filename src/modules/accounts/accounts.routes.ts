@@ -1,0 +1,113 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.ts';
+import { callerOf } from '../../http/auth.ts';
+import * as schemas from './accounts.schemas.ts';
+import * as accounts from './accounts.service.ts';
+
+export interface AccountsRoutesOptions {
+  deps: accounts.AccountsDeps;
+  rateLimits: Config['rateLimits'];
+}
+
+const tags = ['accounts'];
+
+export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = async (
+  app,
+  { deps, rateLimits },
+) => {
+  const limit = (rule: { max: number; windowMs: number }) => ({ max: rule.max, timeWindow: rule.windowMs });
+
+  app.post(
+    '/register/vendor/',
+    {
+      config: { auth: 'public', rateLimit: limit(rateLimits.register) },
+      schema: {
+        tags,
+        summary: 'Register a vendor account',
+        body: schemas.RegisterVendorBody,
+        response: { 201: schemas.UserSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await accounts.registerVendor(deps, request.body)),
+  );
+
+  app.post(
+    '/register/customer/',
+    {
+      config: { auth: 'public', rateLimit: limit(rateLimits.register) },
+      schema: {
+        tags,
+        summary: 'Register a customer account',
+        body: schemas.RegisterCustomerBody,
+        response: { 201: schemas.UserSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await accounts.registerCustomer(deps, request.body)),
+  );
+
+  app.post(
+    '/token/',
+    {
+      config: { auth: 'public', rateLimit: limit(rateLimits.login) },
+      schema: {
+        tags,
+        summary: 'Log in: a token pair',
+        body: schemas.LoginBody,
+        response: { 200: schemas.TokenPairSchema },
+        'x-errors': [401],
+      },
+    },
+    async (request) => accounts.login(deps, request.body.email, request.body.password),
+  );
+
+  app.post(
+    '/token/refresh/',
+    {
+      config: { auth: 'public', rateLimit: limit(rateLimits.refresh) },
+      schema: {
+        tags,
+        summary: 'Rotate a refresh token: a new pair; the presented refresh token is revoked',
+        body: schemas.RefreshBody,
+        response: { 200: schemas.TokenPairSchema },
+        'x-errors': [401],
+      },
+    },
+    async (request) => accounts.refresh(deps, request.body.refresh),
+  );
+
+  app.get(
+    '/me/',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'The current user', response: { 200: schemas.UserSchema } },
+    },
+    async (request) => accounts.getMe(deps, callerOf(request).id),
+  );
+
+  app.get(
+    '/vendor-profile/me/',
+    {
+      config: { auth: 'vendor' },
+      schema: {
+        tags,
+        summary: "The caller's vendor profile",
+        response: { 200: schemas.VendorProfileSchema },
+      },
+    },
+    async (request) => accounts.getOwnProfile(deps, callerOf(request).id),
+  );
+
+  app.patch(
+    '/vendor-profile/me/',
+    {
+      config: { auth: 'vendor' },
+      schema: {
+        tags,
+        summary: "Update the caller's vendor profile (a new business_name re-derives the slug)",
+        body: schemas.UpdateVendorProfileBody,
+        response: { 200: schemas.VendorProfileSchema },
+      },
+    },
+    async (request) => accounts.updateOwnProfile(deps, callerOf(request).id, request.body),
+  );
+};

@@ -1,0 +1,282 @@
+import type { Kysely } from 'kysely';
+import { inTransaction } from '../../db/create-db.ts';
+import type { Database, Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { AuthUser } from '../../http/auth.ts';
+import { AppError, invalidFields, notFound } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { formatDateTime } from '../../lib/datetime.ts';
+import * as repo from './accounts.repository.ts';
+import { hashForTimingEqualisation, hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
+import { firstFreeSlug, slugify } from './slug.ts';
+import { issueToken, type TokenKeys, verifyToken } from './tokens.ts';
+
+export interface AccountsDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  keys: TokenKeys;
+}
+
+export const PROFILE_FIELDS = [
+  'business_name',
+  'description',
+  'contact_phone',
+  'contact_email',
+  'address_line1',
+  'address_line2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+] as const;
+
+type ProfileField = (typeof PROFILE_FIELDS)[number];
+export type ProfileInput = Partial<Record<ProfileField, string>>;
+
+export interface UserInput {
+  email: string;
+  password: string;
+  first_name?: string;
+  last_name?: string;
+  phone_number?: string;
+}
+
+// --- API objects, mapped from rows in one place ---------------------------------------------------------
+
+export function toVendorProfile(row: repo.VendorProfileRow) {
+  return {
+    business_name: row.business_name,
+    slug: row.slug,
+    description: row.description,
+    contact_phone: row.contact_phone,
+    contact_email: row.contact_email,
+    address_line1: row.address_line1,
+    address_line2: row.address_line2,
+    city: row.city,
+    state: row.state,
+    postal_code: row.postal_code,
+    country: row.country,
+    created_at: formatDateTime(row.created_at),
+    updated_at: formatDateTime(row.updated_at),
+  };
+}
+export type VendorProfile = ReturnType<typeof toVendorProfile>;
+
+function toUser(row: repo.UserRow, profile: repo.VendorProfileRow | undefined) {
+  return {
+    id: row.id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    phone_number: row.phone_number,
+    is_vendor: row.is_vendor === 1,
+    is_customer: row.is_vendor === 0,
+    vendor_profile: profile ? toVendorProfile(profile) : null,
+    date_joined: formatDateTime(row.date_joined),
+  };
+}
+export type User = ReturnType<typeof toUser>;
+
+// --- registration ---------------------------------------------------------------------------------------
+
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+function checkPassword(password: string, email: string): void {
+  const problems = passwordProblems(password, email);
+  if (problems.length) throw invalidFields({ password: problems });
+}
+
+async function createUser(
+  trx: Db,
+  input: UserInput,
+  isVendor: boolean,
+  isStaff: boolean,
+  now: number,
+  hash: string,
+) {
+  try {
+    return await repo.insertUser(trx, {
+      email: normaliseEmail(input.email),
+      password_hash: hash,
+      first_name: input.first_name ?? '',
+      last_name: input.last_name ?? '',
+      phone_number: input.phone_number ?? '',
+      is_vendor: isVendor ? 1 : 0,
+      is_staff: isStaff ? 1 : 0,
+      date_joined: now,
+      updated_at: now,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw invalidFields({ email: 'A user with this email already exists.' });
+    throw error;
+  }
+}
+
+/**
+ * Runs `write` with the first free slug for `businessName`; a concurrent writer taking the same slug
+ * makes the unique index refuse it, and the next candidate is tried.
+ */
+async function withFreeSlug<T>(
+  db: Kysely<Database>,
+  businessName: string,
+  exceptProfileId: number | undefined,
+  write: (trx: Db, slug: string) => Promise<T>,
+): Promise<T> {
+  const base = slugify(businessName);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await inTransaction(db, async (trx) => {
+        const slug = firstFreeSlug(base, await repo.slugsLike(trx, base, exceptProfileId));
+        return write(trx, slug);
+      });
+    } catch (error) {
+      const slugTaken = isUniqueViolation(error) && /slug/.test(String((error as Error).message ?? ''));
+      if (!slugTaken || attempt >= 5) throw error;
+    }
+  }
+}
+
+export async function registerCustomer(deps: AccountsDeps, input: UserInput): Promise<User> {
+  checkPassword(input.password, input.email);
+  const hash = await hashPassword(input.password);
+  const now = deps.clock.now().getTime();
+  const user = await inTransaction(deps.db, (trx) => createUser(trx, input, false, false, now, hash));
+  return toUser(user, undefined);
+}
+
+export async function registerVendor(deps: AccountsDeps, input: UserInput & ProfileInput): Promise<User> {
+  checkPassword(input.password, input.email);
+  const businessName = (input.business_name ?? '').trim();
+  if (!businessName) throw invalidFields({ business_name: 'This field may not be blank.' });
+  const hash = await hashPassword(input.password);
+  const now = deps.clock.now().getTime();
+  return withFreeSlug(deps.db, businessName, undefined, async (trx, slug) => {
+    const user = await createUser(trx, input, true, false, now, hash);
+    const profile = await repo.insertVendorProfile(trx, {
+      ...Object.fromEntries(PROFILE_FIELDS.map((f) => [f, (input[f] ?? '').trim()])),
+      business_name: businessName,
+      user_id: user.id,
+      slug,
+      created_at: now,
+      updated_at: now,
+    } as Parameters<typeof repo.insertVendorProfile>[1]);
+    return toUser(user, profile);
+  });
+}
+
+/** Staff accounts exist only through the command line; they manage categories. */
+export async function createStaff(deps: Pick<AccountsDeps, 'db' | 'clock'>, input: UserInput): Promise<User> {
+  checkPassword(input.password, input.email);
+  const hash = await hashPassword(input.password);
+  const now = deps.clock.now().getTime();
+  const user = await inTransaction(deps.db, (trx) => createUser(trx, input, false, true, now, hash));
+  return toUser(user, undefined);
+}
+
+// --- tokens ---------------------------------------------------------------------------------------------
+
+export interface TokenPair {
+  access: string;
+  refresh: string;
+}
+
+async function issuePair(deps: AccountsDeps, trx: Db, userId: number): Promise<TokenPair> {
+  const now = deps.clock.now().getTime();
+  const access = await issueToken(deps.keys, userId, 'access', now);
+  const refresh = await issueToken(deps.keys, userId, 'refresh', now);
+  await repo.insertRefreshToken(trx, {
+    jti: refresh.jti,
+    user_id: userId,
+    expires_at: refresh.expiresAt,
+    created_at: now,
+  });
+  return { access: access.token, refresh: refresh.token };
+}
+
+const badCredentials = () =>
+  new AppError('not_authenticated', 'No active account found with the given credentials');
+
+export async function login(deps: AccountsDeps, email: string, password: string): Promise<TokenPair> {
+  const user = await repo.findUserByEmail(deps.db, normaliseEmail(email));
+  // An unknown email still pays for one hash verification, so timing does not tell which emails exist.
+  const ok = await verifyPassword(user?.password_hash ?? (await hashForTimingEqualisation()), password);
+  if (!user || !ok) throw badCredentials();
+  return issuePair(deps, deps.db, user.id);
+}
+
+/**
+ * Rotates a refresh token: the presented one is revoked and a new pair issued. Presenting an already
+ * revoked token again means it leaked: every refresh token of that user is revoked.
+ */
+export async function refresh(deps: AccountsDeps, token: string): Promise<TokenPair> {
+  const now = deps.clock.now().getTime();
+  const { userId, jti } = await verifyToken(deps.keys, token, 'refresh', now);
+  const outcome = await inTransaction(deps.db, async (trx) => {
+    if (await repo.revokeRefreshToken(trx, jti, now)) {
+      if (!(await repo.findUserById(trx, userId))) return 'gone' as const;
+      return issuePair(deps, trx, userId);
+    }
+    const stored = await repo.findRefreshToken(trx, jti);
+    if (stored?.revoked_at != null) {
+      await repo.revokeAllRefreshTokens(trx, stored.user_id, now);
+      return 'reused' as const;
+    }
+    return 'gone' as const;
+  });
+  if (outcome === 'reused') throw new AppError('token_not_valid', 'Token has been revoked.');
+  if (outcome === 'gone') throw new AppError('token_not_valid', 'Token is invalid or expired.');
+  return outcome;
+}
+
+/** Resolves an access token to its user (the auth plugin's `authenticate`). */
+export async function authenticate(deps: AccountsDeps, token: string): Promise<AuthUser> {
+  const { userId } = await verifyToken(deps.keys, token, 'access', deps.clock.now().getTime());
+  const row = await repo.findAuthUser(deps.db, userId);
+  if (!row) throw new AppError('token_not_valid', 'User not found.');
+  return {
+    id: row.id,
+    email: row.email,
+    isVendor: row.is_vendor === 1,
+    isStaff: row.is_staff === 1,
+    vendorId: row.vendor_id ?? null,
+  };
+}
+
+// --- current user and vendor profile ---------------------------------------------------------------------
+
+export async function getMe(deps: AccountsDeps, userId: number): Promise<User> {
+  const user = await repo.findUserById(deps.db, userId);
+  if (!user) throw notFound();
+  return toUser(user, await repo.findProfileByUserId(deps.db, userId));
+}
+
+export async function getOwnProfile(deps: AccountsDeps, userId: number): Promise<VendorProfile> {
+  const profile = await repo.findProfileByUserId(deps.db, userId);
+  if (!profile) throw notFound('Vendor profile not found.');
+  return toVendorProfile(profile);
+}
+
+export async function updateOwnProfile(
+  deps: AccountsDeps,
+  userId: number,
+  input: ProfileInput,
+): Promise<VendorProfile> {
+  const profile = await repo.findProfileByUserId(deps.db, userId);
+  if (!profile) throw notFound('Vendor profile not found.');
+  const changes: ProfileInput = {};
+  for (const field of PROFILE_FIELDS) if (input[field] !== undefined) changes[field] = input[field].trim();
+  if (changes.business_name === '') throw invalidFields({ business_name: 'This field may not be blank.' });
+  const now = deps.clock.now().getTime();
+  const renamed = changes.business_name !== undefined && changes.business_name !== profile.business_name;
+  if (!renamed)
+    return toVendorProfile(await repo.updateProfile(deps.db, profile.id, { ...changes, updated_at: now }));
+  return withFreeSlug(deps.db, changes.business_name!, profile.id, async (trx, slug) =>
+    toVendorProfile(await repo.updateProfile(trx, profile.id, { ...changes, slug, updated_at: now })),
+  );
+}
+
+/** The public face of a vendor, for storefronts and listings (module interface for catalog). */
+export async function findVendorBySlug(db: Db, slug: string) {
+  const profile = await repo.findProfileBySlug(db, slug);
+  return profile ? { id: profile.id, profile: toVendorProfile(profile) } : undefined;
+}

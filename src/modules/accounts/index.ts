@@ -1,0 +1,12 @@
+// The accounts module's interface for the rest of the service.
+export { accountsRoutes } from './accounts.routes.ts';
+export { VendorProfileSchema } from './accounts.schemas.ts';
+export {
+  type AccountsDeps,
+  authenticate,
+  createStaff,
+  findVendorBySlug,
+  toVendorProfile,
+  type VendorProfile,
+} from './accounts.service.ts';
+export { loadSigningKey, type TokenKeys } from './tokens.ts';

@@ -1,0 +1,33 @@
+import { hash, verify } from '@node-rs/argon2';
+
+// argon2id (the library's default algorithm) with its default memory and time costs.
+
+export async function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(storedHash, password);
+  } catch {
+    return false;
+  }
+}
+
+// A real hash of a random password: login for an unknown email verifies against it, so an unknown
+// email costs the same time as a wrong password and reveals nothing.
+let dummyHash: Promise<string> | null = null;
+export function hashForTimingEqualisation(): Promise<string> {
+  dummyHash ??= hash(crypto.randomUUID());
+  return dummyHash;
+}
+
+/** The password rules of the service; returns the problems, empty when the password is acceptable. */
+export function passwordProblems(password: string, email: string): string[] {
+  const problems: string[] = [];
+  if (password.length < 8) problems.push('Password must be at least 8 characters long.');
+  if (/^\d+$/.test(password)) problems.push('Password must not be entirely numeric.');
+  if (password.trim().toLowerCase() === email.trim().toLowerCase())
+    problems.push('Password must differ from the email.');
+  return problems;
+}

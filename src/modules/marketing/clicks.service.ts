@@ -1,0 +1,60 @@
+import type { ClickSource, Db, TrafficType } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { ListingRef } from '../catalog/index.ts';
+import { findClickById, insertClick } from './clicks.repository.ts';
+import { classifyTraffic, TRACKING_PARAMS, type TrackingParams } from './traffic.ts';
+
+export interface RecordClickInput {
+  listing: Pick<ListingRef, 'id' | 'kind' | 'vendorId'>;
+  source: ClickSource;
+  params: TrackingParams;
+  referrer?: string;
+  userId?: number | null;
+}
+
+export interface RecordedClick {
+  marketing_click_id: number;
+  traffic_type: TrafficType;
+}
+
+/** Stores one listing click (a detail view or an explicit track) and returns its id and traffic type. */
+export async function recordListingClick(
+  db: Db,
+  clock: Clock,
+  input: RecordClickInput,
+): Promise<RecordedClick> {
+  const traffic_type = classifyTraffic(input.params);
+  const tracking = Object.fromEntries(
+    TRACKING_PARAMS.map((name) => [name, (input.params[name] ?? '').trim()]),
+  ) as Record<(typeof TRACKING_PARAMS)[number], string>;
+  const id = await insertClick(db, {
+    listing_id: input.listing.id,
+    listing_kind: input.listing.kind,
+    vendor_id: input.listing.vendorId,
+    traffic_type,
+    source: input.source,
+    ...tracking,
+    referrer: input.referrer ?? '',
+    user_id: input.userId ?? null,
+    created_at: clock.now().getTime(),
+  });
+  return { marketing_click_id: id, traffic_type };
+}
+
+export interface ClickForAttribution {
+  id: number;
+  listingId: number;
+  trafficType: TrafficType;
+  createdAt: number;
+}
+
+/** A click as booking attribution needs it; the caller decides whether it is valid for its listing. */
+export async function findClickForAttribution(
+  db: Db,
+  clickId: number,
+): Promise<ClickForAttribution | undefined> {
+  const row = await findClickById(db, clickId);
+  return (
+    row && { id: row.id, listingId: row.listing_id, trafficType: row.traffic_type, createdAt: row.created_at }
+  );
+}

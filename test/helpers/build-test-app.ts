@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { createDb } from '../../src/db/create-db.ts';
+import type { Database, Dialect } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  clock: ManualClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/**
+ * A fresh, migrated database and an app on it: SQLite in memory, or, when TEST_DATABASE_URL is set, a new
+ * PostgreSQL schema dropped again on close.
+ */
+export async function buildTestApp(
+  options: { env?: Record<string, string>; clock?: ManualClock; dbFile?: string } = {},
+): Promise<TestApp> {
+  const clock = options.clock ?? new ManualClock();
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  let dropSchema = async () => {};
+  let handle: ReturnType<typeof createDb>;
+  let schema: string | undefined;
+  if (pgUrl) {
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    handle = createDb(pgUrl, { searchPath: schema, poolSize: 20 });
+    dropSchema = async () => {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    };
+  } else {
+    handle = createDb(`sqlite:${options.dbFile ?? ':memory:'}`);
+  }
+  await migrateToLatest(handle.db, schema);
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'test-secret-that-is-long-enough',
+    RATE_LIMIT_LOGIN: '100000',
+    RATE_LIMIT_REFRESH: '100000',
+    RATE_LIMIT_REGISTER: '100000',
+    ...options.env,
+  });
+  const app = await buildApp(config, { db: handle.db, clock });
+  await app.ready();
+  return {
+    app,
+    db: handle.db,
+    dialect: handle.dialect,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await handle.close();
+      await dropSchema();
+    },
+  };
+}
+
+export async function countRows(db: Kysely<Database>, table: keyof Database): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+  return Number(rows[0].n);
+}
+
+export type Injector = (options: InjectOptions & { token?: string }) => Promise<LightMyRequestResponse>;
+
+/** app.inject with an optional bearer token. */
+export function injector(app: FastifyInstance): Injector {
+  return ({ token, headers, ...rest }) =>
+    app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+}
