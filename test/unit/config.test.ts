@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8000,
+      host: '127.0.0.1',
+      databaseUrl: 'sqlite:./data/app.sqlite',
+      jwtSecret: null,
+      accessTokenTtl: 900,
+      refreshTokenTtl: 604_800,
+      paymentWebhookSecret: null,
+      logLevel: 'info',
+      corsOrigins: [],
+      trustProxy: false,
+      migrateOnStart: true,
+      rateLimits: { login: { max: 10 }, refresh: { max: 10 }, register: { max: 5 } },
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://app:pw@127.0.0.1:5433/app',
+      JWT_SECRET: 'a-very-long-secret-value',
+      ACCESS_TOKEN_TTL: '60',
+      REFRESH_TOKEN_TTL: '3600',
+      PAYMENT_WEBHOOK_SECRET: 'whsec-long-enough-value',
+      LOG_LEVEL: 'warn',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: '2',
+      MIGRATE_ON_START: 'false',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://app:pw@127.0.0.1:5433/app',
+      accessTokenTtl: 60,
+      refreshTokenTtl: 3600,
+      logLevel: 'warn',
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      trustProxy: 2,
+      migrateOnStart: false,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT: /],
+    [{ PORT: '70000' }, /^PORT: /],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
+    [{ JWT_SECRET: 'short' }, /^JWT_SECRET: /],
+    [{ ACCESS_TOKEN_TTL: '0' }, /^ACCESS_TOKEN_TTL: /],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
+    [{ CORS_ORIGINS: 'not a url' }, /^CORS_ORIGINS: /],
+    [{ MIGRATE_ON_START: 'maybe' }, /^MIGRATE_ON_START: /],
+    [{ NODE_ENV: 'production' }, /^PAYMENT_WEBHOOK_SECRET: /],
+  ])('names the bad variable: %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
