@@ -6,8 +6,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import metrics from 'fastify-metrics';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from './config.ts';
+import type { PoolStats } from './db/create-db.ts';
 import type { Database } from './db/database.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -20,6 +22,8 @@ import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from 
 export interface AppDeps {
   db: Kysely<Database>;
   clock?: Clock;
+  /** connection-pool figures for /metrics (PostgreSQL) */
+  poolStats?: () => PoolStats;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -96,6 +100,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await registerMetrics(app, deps.poolStats);
 
   const keys = {
     key: await loadSigningKey(db, config.jwtSecret),
@@ -125,4 +130,35 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   return app;
+}
+
+/** Prometheus metrics at /metrics: process figures, request rate/latency/status by route, database pool. */
+async function registerMetrics(app: FastifyInstance, poolStats: AppDeps['poolStats']): Promise<void> {
+  // A CommonJS module whose plugin is its `default` export.
+  await app.register(metrics.default, {
+    // Tests build several apps in one process; each starts from an empty registry.
+    clearRegisterOnInit: true,
+    endpoint: {
+      url: '/metrics',
+      method: 'GET',
+      config: { auth: 'public' },
+      schema: { hide: true },
+      logLevel: 'warn',
+      handler: () => {},
+    },
+    routeMetrics: { enabled: { histogram: true, summary: false } },
+  });
+  if (!poolStats) return;
+  const { Gauge } = app.metrics.client;
+  const gauge = (name: string, help: string, read: (s: PoolStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      collect() {
+        this.set(read(poolStats()));
+      },
+    });
+  gauge('db_pool_connections', 'Open database connections', (s) => s.total);
+  gauge('db_pool_idle_connections', 'Idle database connections', (s) => s.idle);
+  gauge('db_pool_waiting_requests', 'Queries waiting for a database connection', (s) => s.waiting);
 }

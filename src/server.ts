@@ -18,7 +18,7 @@ function loadConfigOrExit() {
 const config = loadConfigOrExit();
 const handle = createDb(config.databaseUrl);
 if (config.migrateOnStart) await migrateToLatest(handle.db);
-const app = await buildApp(config, { db: handle.db });
+const app = await buildApp(config, { db: handle.db, poolStats: handle.poolStats });
 app.addHook('onClose', () => handle.close());
 
 if (!config.paymentWebhookSecret) {

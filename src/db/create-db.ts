@@ -9,9 +9,17 @@ import type { Database, Db, Dialect } from './database.ts';
 // milliseconds, counts) is far below 2^53, so numbers are exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface DbHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL connection-pool figures; SQLite has one connection and no pool */
+  poolStats?: () => PoolStats;
   close(): Promise<void>;
 }
 
@@ -41,7 +49,8 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return { db, dialect: 'postgres', poolStats, close: () => db.destroy() };
 }
 
 export function dialectOf(db: Db): Dialect {

@@ -58,7 +58,7 @@ export async function buildTestApp(
     RATE_LIMIT_REGISTER: '100000',
     ...options.env,
   });
-  const app = await buildApp(config, { db: handle.db, clock });
+  const app = await buildApp(config, { db: handle.db, clock, poolStats: handle.poolStats });
   await app.ready();
   return {
     app,

@@ -101,6 +101,23 @@ describe('operations', () => {
     expect(res.headers['content-type']).toContain('text/html');
   });
 
+  it('exports Prometheus metrics: requests by route and status, process figures, pool on PostgreSQL', async () => {
+    const countOf = async () => {
+      const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const match =
+        /http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/accounts\/me\/",status_code="401"\} (\d+)/.exec(
+          text,
+        );
+      return { text, count: match ? Number(match[1]) : 0 };
+    };
+    const before = await countOf();
+    for (let i = 0; i < 3; i++) await t.app.inject({ method: 'GET', url: '/api/v1/accounts/me/' });
+    const after = await countOf();
+    expect(after.count - before.count).toBe(3);
+    expect(after.text).toContain('process_resident_memory_bytes');
+    if (t.dialect === 'postgres') expect(after.text).toMatch(/db_pool_connections \d+/);
+  });
+
   it('sets security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');

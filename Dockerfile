@@ -1,0 +1,24 @@
+# Production image: Node 24 runs the TypeScript sources directly (type stripping); no build step.
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only; the `node` dev dependency is not needed where the image brings Node 24.
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8000 \
+    DATABASE_URL=sqlite:/data/app.sqlite
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY src ./src
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+# node directly (not npm) so SIGTERM reaches the server, which drains in-flight requests and exits 0.
+CMD ["node", "src/server.ts"]
