@@ -110,6 +110,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
         summary: 'A listing’s availability slots (optionally those overlapping [from, to)), by starts_at',
         querystring: schemas.PublicSlotsQuery,
         response: { 200: PaginatedSchema(schemas.SlotSchema) },
+        'x-errors': [404],
       },
     },
     async (request) => {

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
 import { DateTimeIn, DateTimeOut, MoneyOut, Nullable, Text } from '../../http/schemas.ts';
+import { MAX_ID } from './booking.input.ts';
 
-const ListingId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const ListingId = Type.Integer({ minimum: 1, maximum: MAX_ID });
 const Status = Type.Union([
   Type.Literal('requested'),
   Type.Literal('approved'),

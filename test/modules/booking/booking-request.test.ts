@@ -150,6 +150,24 @@ describe('booking request: the booking object and price', () => {
     expect(res.json()).toMatchObject({ participants_count: null, total_price: '10.00' });
   });
 
+  it('refuses a booking whose total would reach 100,000,000.00', async () => {
+    const yacht = await listingOf(t.db, vendor, { priceCents: 9_999_999_999 });
+    const oneDay = await request(customer.token, {
+      equipment_item_id: yacht,
+      starts_at: '2026-07-01T10:00:00Z',
+      ends_at: '2026-07-02T10:00:00Z',
+    });
+    expect(oneDay.statusCode).toBe(201);
+    expect(oneDay.json().total_price).toBe('99999999.99');
+    const twoDays = await request(customer.token, {
+      equipment_item_id: yacht,
+      starts_at: '2026-07-03T10:00:00Z',
+      ends_at: '2026-07-04T10:00:01Z',
+    });
+    expect(twoDays.statusCode).toBe(400);
+    expect(Object.keys(twoDays.json().errors)).toEqual(['ends_at']);
+  });
+
   it('converts offsets to UTC and reads a zone-less datetime as UTC', async () => {
     const kayak = await listingOf(t.db, vendor);
     const res = await request(customer.token, {

@@ -6,8 +6,6 @@ import type { Account } from '../../helpers/factories.ts';
 
 // Small shared steps of the booking integration tests (not a test file: vitest only runs *.test.ts).
 
-export const iso = (text: string): string => new Date(text).toISOString();
-
 /** A vendor's listing inserted directly, with the vendor's profile id. */
 export async function listingOf(
   db: Kysely<Database>,
