@@ -18,6 +18,8 @@ import { registerRouteConventions } from './http/openapi.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
+import { bookingRoutes } from './modules/booking/index.ts';
+import { findClickForAttribution } from './modules/marketing/index.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -127,6 +129,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     prefix: '/api/v1/accounts',
     deps: accountsDeps,
     rateLimits: config.rateLimits,
+  });
+  await app.register(bookingRoutes, {
+    prefix: '/api/v1/booking',
+    deps: { db, clock, findClick: findClickForAttribution },
   });
 
   return app;

@@ -1,0 +1,93 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Database, Db } from '../../db/database.ts';
+import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
+import { ACTIVE_STATUSES } from './booking.state-machine.ts';
+
+// The facts availability.ts decides on, read with indexed range queries (listing_id, starts_at), and the
+// same rules as one SQL predicate for filtering listing lists.
+
+/** Active bookings of the listing whose window overlaps [startsAt, endsAt). */
+export async function overlappingActiveBookings(
+  db: Db,
+  listingId: number,
+  window: TimeWindow,
+): Promise<BookingFact[]> {
+  const rows = await db
+    .selectFrom('bookings')
+    .select(['starts_at', 'ends_at', 'status'])
+    .where('listing_id', '=', listingId)
+    .where('status', 'in', ACTIVE_STATUSES)
+    .where('starts_at', '<', window.endsAt)
+    .where('ends_at', '>', window.startsAt)
+    .execute();
+  return rows.map((r) => ({ startsAt: r.starts_at, endsAt: r.ends_at, status: r.status }));
+}
+
+/** The listing's slots overlapping the window, and whether it has any available slot at all. */
+export async function slotFacts(
+  db: Db,
+  listingId: number,
+  window: TimeWindow,
+): Promise<Pick<AvailabilityFacts, 'slots' | 'hasAvailableSlots'>> {
+  const rows = await db
+    .selectFrom('availability_slots')
+    .select(['starts_at', 'ends_at', 'is_available'])
+    .where('listing_id', '=', listingId)
+    .where('starts_at', '<', window.endsAt)
+    .where('ends_at', '>', window.startsAt)
+    .execute();
+  const slots: SlotFact[] = rows.map((r) => ({
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    isAvailable: r.is_available === 1,
+  }));
+  if (slots.some((s) => s.isAvailable)) return { slots, hasAvailableSlots: true };
+  const any = await db
+    .selectFrom('availability_slots')
+    .select('id')
+    .where('listing_id', '=', listingId)
+    .where('is_available', '=', 1)
+    .limit(1)
+    .executeTakeFirst();
+  return { slots, hasAvailableSlots: any !== undefined };
+}
+
+/**
+ * A where-callback over `listings` keeping the listings bookable for the whole window [from, to) under
+ * the rules of availability.ts: no overlapping active booking, no overlapping blocking slot, and, when
+ * the listing has any available slot, one available slot covering the window. Correlated EXISTS
+ * subqueries on the (listing_id, starts_at) indexes: no per-listing work in JavaScript.
+ */
+export function listingAvailableIn(
+  from: number,
+  to: number,
+): (eb: ExpressionBuilder<Database, 'listings'>) => Expression<SqlBool> {
+  return (eb) => {
+    const slotsOfListing = () =>
+      eb
+        .selectFrom('availability_slots as s')
+        .select(eb.lit(1).as('one'))
+        .whereRef('s.listing_id', '=', 'listings.id');
+    const activeOverlap = eb
+      .selectFrom('bookings as b')
+      .select(eb.lit(1).as('one'))
+      .whereRef('b.listing_id', '=', 'listings.id')
+      .where('b.status', 'in', ACTIVE_STATUSES)
+      .where('b.starts_at', '<', to)
+      .where('b.ends_at', '>', from);
+    const blockingOverlap = slotsOfListing()
+      .where('s.is_available', '=', 0)
+      .where('s.starts_at', '<', to)
+      .where('s.ends_at', '>', from);
+    const anyAvailable = slotsOfListing().where('s.is_available', '=', 1);
+    const covering = slotsOfListing()
+      .where('s.is_available', '=', 1)
+      .where('s.starts_at', '<=', from)
+      .where('s.ends_at', '>=', to);
+    return eb.and([
+      eb.not(eb.exists(activeOverlap)),
+      eb.not(eb.exists(blockingOverlap)),
+      eb.or([eb.not(eb.exists(anyAvailable)), eb.exists(covering)]),
+    ]);
+  };
+}

@@ -1,0 +1,75 @@
+import type { ListingKind } from '../../db/database.ts';
+import { invalidFields } from '../../http/errors.ts';
+import { parseDateTime } from '../../lib/datetime.ts';
+import type { TimeWindow } from './availability.ts';
+
+// Input rules shared by slots, the availability check and booking requests.
+
+export interface ListingIdInput {
+  equipment_item_id?: number | null;
+  adventure_offering_id?: number | null;
+}
+
+export interface ListingTarget {
+  kind: ListingKind;
+  id: number;
+}
+
+const ONE_LISTING = 'Give exactly one of equipment_item_id and adventure_offering_id.';
+
+/** Exactly one of the two listing ids (400 naming both fields otherwise). */
+export function listingTarget(input: ListingIdInput): ListingTarget {
+  const equipment = input.equipment_item_id ?? null;
+  const adventure = input.adventure_offering_id ?? null;
+  if ((equipment === null) === (adventure === null))
+    throw invalidFields({ equipment_item_id: ONE_LISTING, adventure_offering_id: ONE_LISTING }, ONE_LISTING);
+  return equipment !== null ? { kind: 'equipment', id: equipment } : { kind: 'adventure', id: adventure! };
+}
+
+/** At most one of the two listing ids: a filter. */
+export function optionalListingTarget(input: ListingIdInput): ListingTarget | undefined {
+  if ((input.equipment_item_id ?? null) === null && (input.adventure_offering_id ?? null) === null)
+    return undefined;
+  return listingTarget(input);
+}
+
+/**
+ * An ISO 8601 datetime to epoch ms, or null. In a query string an unencoded "+" of an offset arrives as a
+ * space ("...T10:00:00 02:00"); that is read as the "+" it was meant to be.
+ */
+function readInstant(value: string): number | null {
+  const ms = parseDateTime(value);
+  if (ms !== null) return ms;
+  const text = value.trim();
+  return /\d \d{2}(:?\d{2})?$/.test(text) ? parseDateTime(text.replace(/ (\d{2}(:?\d{2})?)$/, '+$1')) : null;
+}
+
+const BAD_DATETIME = 'Enter a valid ISO 8601 datetime.';
+
+/** One ISO datetime to epoch ms, or a 400 on `field`. */
+export function parseInstant(field: string, value: string): number {
+  const ms = readInstant(value);
+  if (ms === null) throw invalidFields({ [field]: BAD_DATETIME });
+  return ms;
+}
+
+/** A half-open window from two ISO datetimes; the end must be after the start (400 otherwise). */
+export function parseWindow(
+  startsAt: string,
+  endsAt: string,
+  fields: [string, string] = ['starts_at', 'ends_at'],
+): TimeWindow {
+  const starts = readInstant(startsAt);
+  const ends = readInstant(endsAt);
+  if (starts === null || ends === null) {
+    const errors: Record<string, string> = {};
+    if (starts === null) errors[fields[0]] = BAD_DATETIME;
+    if (ends === null) errors[fields[1]] = BAD_DATETIME;
+    throw invalidFields(errors);
+  }
+  if (ends <= starts) throw invalidFields({ [fields[1]]: `${fields[1]} must be after ${fields[0]}.` });
+  return { startsAt: starts, endsAt: ends };
+}
+
+/** The largest id an integer column holds on both databases; larger ids cannot exist. */
+export const MAX_ID = 2_147_483_647;

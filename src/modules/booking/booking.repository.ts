@@ -1,0 +1,178 @@
+import { type Insertable, sql, type Updateable } from 'kysely';
+import { dialectOf } from '../../db/create-db.ts';
+import type { BookingStatus, BookingStatusHistoryTable, BookingsTable, Db } from '../../db/database.ts';
+import type { Page } from '../../http/pagination.ts';
+
+export async function insertBooking(db: Db, values: Insertable<BookingsTable>): Promise<number> {
+  const row = await db.insertInto('bookings').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertHistory(db: Db, values: Insertable<BookingStatusHistoryTable>): Promise<void> {
+  await db.insertInto('booking_status_history').values(values).execute();
+}
+
+export interface BookingParties {
+  id: number;
+  status: BookingStatus;
+  customer_id: number;
+  vendor_id: number;
+}
+
+/**
+ * Who a booking belongs to and its state. With `forUpdate` on PostgreSQL the row stays locked until the
+ * transaction ends, so concurrent transitions of one booking run one after the other and each sees the
+ * state the previous one left (SQLite transactions already run one at a time).
+ */
+export async function findBookingParties(
+  db: Db,
+  id: number,
+  options: { forUpdate?: boolean } = {},
+): Promise<BookingParties | undefined> {
+  let query = db
+    .selectFrom('bookings')
+    .select(['id', 'status', 'customer_id', 'vendor_id'])
+    .where('id', '=', id);
+  if (options.forUpdate && dialectOf(db) === 'postgres') query = query.modifyEnd(sql`for update`);
+  return query.executeTakeFirst();
+}
+
+/**
+ * Moves a booking to `to` only if its status is still one of `from`: the guard that makes a transition
+ * lose cleanly (false) instead of overwriting one that won.
+ */
+export async function updateStatusIfIn(
+  db: Db,
+  id: number,
+  from: readonly BookingStatus[],
+  to: BookingStatus,
+  values: Omit<Updateable<BookingsTable>, 'status'>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('bookings')
+    .set({ ...values, status: to })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function setCurrency(db: Db, id: number, currency: string): Promise<void> {
+  await db.updateTable('bookings').set({ currency }).where('id', '=', id).execute();
+}
+
+/** A booking with what its API object shows of its listing and vendor. */
+function bookingsView(db: Db) {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('vendor_profiles', 'vendor_profiles.id', 'bookings.vendor_id');
+}
+
+const VIEW_COLUMNS = [
+  'bookings.id',
+  'bookings.status',
+  'bookings.listing_id',
+  'bookings.listing_kind',
+  'bookings.vendor_id',
+  'bookings.customer_id',
+  'bookings.starts_at',
+  'bookings.ends_at',
+  'bookings.participants_count',
+  'bookings.customer_notes',
+  'bookings.vendor_notes',
+  'bookings.total_price_cents',
+  'bookings.currency',
+  'bookings.listing_click_id',
+  'bookings.created_at',
+  'bookings.updated_at',
+  'listings.title as listing_title',
+  'vendor_profiles.slug as vendor_slug',
+] as const;
+
+export interface BookingViewRow {
+  id: number;
+  status: BookingStatus;
+  listing_id: number;
+  listing_kind: 'equipment' | 'adventure';
+  vendor_id: number;
+  customer_id: number;
+  starts_at: number;
+  ends_at: number;
+  participants_count: number | null;
+  customer_notes: string;
+  vendor_notes: string;
+  total_price_cents: number;
+  currency: string;
+  listing_click_id: number | null;
+  created_at: number;
+  updated_at: number;
+  listing_title: string;
+  vendor_slug: string;
+}
+
+export async function findBookingView(db: Db, id: number): Promise<BookingViewRow | undefined> {
+  return bookingsView(db).select(VIEW_COLUMNS).where('bookings.id', '=', id).executeTakeFirst();
+}
+
+export interface BookingListFilter {
+  /** the vendor's bookings, or else the customer's */
+  vendorId?: number;
+  customerId?: number;
+  status?: BookingStatus;
+}
+
+function filtered(db: Db, filter: BookingListFilter) {
+  let query = bookingsView(db);
+  if (filter.vendorId !== undefined) query = query.where('bookings.vendor_id', '=', filter.vendorId);
+  if (filter.customerId !== undefined) query = query.where('bookings.customer_id', '=', filter.customerId);
+  if (filter.status !== undefined) query = query.where('bookings.status', '=', filter.status);
+  return query;
+}
+
+/** One page, newest first, and the total count. */
+export async function listBookingViews(db: Db, filter: BookingListFilter, page: Page) {
+  const [rows, total] = await Promise.all([
+    filtered(db, filter)
+      .select(VIEW_COLUMNS)
+      .orderBy('bookings.created_at', 'desc')
+      .orderBy('bookings.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as BookingViewRow[], count: Number(total.n) };
+}
+
+export interface HistoryRow {
+  booking_id: number;
+  from_status: BookingStatus | null;
+  to_status: BookingStatus;
+  note: string;
+  actor_id: number | null;
+  created_at: number;
+}
+
+/** The status history of several bookings in one query, oldest entry first. */
+export async function historyOf(db: Db, bookingIds: number[]): Promise<HistoryRow[]> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('booking_status_history')
+    .select(['booking_id', 'from_status', 'to_status', 'note', 'actor_id', 'created_at'])
+    .where('booking_id', 'in', bookingIds)
+    .orderBy('booking_id')
+    .orderBy('id')
+    .execute();
+}
+
+/** What the payments module needs of a booking. */
+export async function findPaymentFacts(db: Db, id: number) {
+  return db
+    .selectFrom('bookings')
+    .select(['id', 'customer_id', 'vendor_id', 'status', 'total_price_cents', 'currency'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

@@ -1,0 +1,225 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { callerOf } from '../../http/auth.ts';
+import { PaginatedSchema, pageOf, paginated } from '../../http/pagination.ts';
+import { IdParams } from '../../http/schemas.ts';
+import * as schemas from './booking.schemas.ts';
+import * as bookings from './booking.service.ts';
+import * as slots from './slots.service.ts';
+
+export interface BookingRoutesOptions {
+  deps: bookings.BookingDeps;
+}
+
+const slotTags = ['availability slots'];
+const tags = ['bookings'];
+
+export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = async (app, { deps }) => {
+  // --- availability slots (vendor) ---
+
+  app.get(
+    '/vendor/slots/',
+    {
+      config: { auth: 'vendor' },
+      schema: {
+        tags: slotTags,
+        summary: "The caller's availability slots, ordered by starts_at",
+        querystring: schemas.VendorSlotsQuery,
+        response: { 200: PaginatedSchema(schemas.SlotSchema) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { count, results } = await slots.listVendorSlots(deps, callerOf(request), request.query, page);
+      return paginated(request, page, count, results);
+    },
+  );
+
+  app.post(
+    '/vendor/slots/',
+    {
+      config: { auth: 'vendor' },
+      schema: {
+        tags: slotTags,
+        summary: 'Create an availability slot on one of the caller’s listings',
+        body: schemas.CreateSlotBody,
+        response: { 201: schemas.SlotSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await slots.createSlot(deps, callerOf(request), request.body)),
+  );
+
+  app.get(
+    '/vendor/slots/:id/',
+    {
+      config: { auth: 'vendor' },
+      schema: {
+        tags: slotTags,
+        summary: 'One of the caller’s availability slots',
+        params: IdParams,
+        response: { 200: schemas.SlotSchema },
+      },
+    },
+    async (request) => slots.getSlot(deps, callerOf(request), request.params.id),
+  );
+
+  app.patch(
+    '/vendor/slots/:id/',
+    {
+      config: { auth: 'vendor' },
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+      schema: {
+        tags: slotTags,
+        summary: 'Change a slot’s window or is_available (existing bookings are not affected)',
+        params: IdParams,
+        body: schemas.UpdateSlotBody,
+        response: { 200: schemas.SlotSchema },
+      },
+    },
+    async (request) => slots.updateSlot(deps, callerOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/vendor/slots/:id/',
+    {
+      config: { auth: 'vendor' },
+      schema: {
+        tags: slotTags,
+        summary: 'Delete a slot (existing bookings are not affected)',
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await slots.deleteSlot(deps, callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  // --- public slots and the availability check ---
+
+  app.get(
+    '/slots/',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: slotTags,
+        summary: 'A listing’s availability slots (optionally those overlapping [from, to)), by starts_at',
+        querystring: schemas.PublicSlotsQuery,
+        response: { 200: PaginatedSchema(schemas.SlotSchema) },
+        'x-errors': [404],
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { count, results } = await slots.listPublicSlots(deps, request.query, page);
+      return paginated(request, page, count, results);
+    },
+  );
+
+  app.get(
+    '/availability/',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Whether a listing can be booked for [starts_at, ends_at)',
+        querystring: schemas.AvailabilityQuery,
+        response: { 200: schemas.AvailabilitySchema },
+        'x-errors': [404],
+      },
+    },
+    async (request) => bookings.checkAvailability(deps, request.query),
+  );
+
+  // --- bookings ---
+
+  app.post(
+    '/bookings/request/',
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: 'Request a booking (status requested; the server computes total_price)',
+        body: schemas.BookingRequestBody,
+        response: { 201: schemas.BookingSchema },
+        'x-errors': [409],
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await bookings.requestBooking(deps, callerOf(request), request.body)),
+  );
+
+  app.get(
+    '/bookings/',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'A vendor’s bookings, or else the caller’s own as customer; newest first',
+        querystring: schemas.BookingListQuery,
+        response: { 200: PaginatedSchema(schemas.BookingSchema) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { count, results } = await bookings.listBookings(deps, callerOf(request), request.query, page);
+      return paginated(request, page, count, results);
+    },
+  );
+
+  app.get(
+    '/bookings/:id/',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'A booking; only its customer and its vendor see it',
+        params: IdParams,
+        response: { 200: schemas.BookingSchema },
+      },
+    },
+    async (request) => bookings.getBooking(deps, callerOf(request), request.params.id),
+  );
+
+  const transitions = [
+    ['approve', 'vendor', schemas.ApproveBody, 'Approve a requested booking (the listing’s vendor)'],
+    [
+      'decline',
+      'vendor',
+      schemas.DeclineBody,
+      'Decline a requested or approved booking (the listing’s vendor)',
+    ],
+    [
+      'cancel',
+      'customer',
+      schemas.CancelBody,
+      'Cancel a requested, approved or confirmed booking (its customer)',
+    ],
+  ] as const;
+  for (const [action, auth, body, summary] of transitions) {
+    app.post(
+      `/bookings/:id/${action}/`,
+      {
+        config: { auth },
+        // every field is optional, so a POST without a body means "no fields"
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        schema: {
+          tags,
+          summary,
+          params: IdParams,
+          body,
+          response: { 200: schemas.BookingSchema },
+          'x-errors': [409],
+        },
+      },
+      async (request) =>
+        bookings.transitionBooking(deps, callerOf(request), request.params.id, action, request.body),
+    );
+  }
+};

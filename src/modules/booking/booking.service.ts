@@ -1,0 +1,374 @@
+import type { Kysely } from 'kysely';
+import { inTransaction } from '../../db/create-db.ts';
+import type { BookingStatus, Database, Db, TrafficType } from '../../db/database.ts';
+import { isExclusionViolation } from '../../db/errors.ts';
+import type { AuthUser } from '../../http/auth.ts';
+import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
+import type { Page } from '../../http/pagination.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { formatDateTime } from '../../lib/datetime.ts';
+import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
+import { findVisibleListing, KINDS, type ListingRef } from '../catalog/index.ts';
+import { isValidAttribution } from './attribution.ts';
+import { overlappingActiveBookings, slotFacts } from './availability.repository.ts';
+import { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
+import {
+  type ListingIdInput,
+  type ListingTarget,
+  listingTarget,
+  MAX_ID,
+  parseWindow,
+} from './booking.input.ts';
+import * as repo from './booking.repository.ts';
+import { type BookingActor, nextStatus, TRANSITIONS } from './booking.state-machine.ts';
+import { totalPriceCents } from './pricing.ts';
+
+/** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
+export interface ClickForBooking {
+  id: number;
+  listingId: number;
+  trafficType: TrafficType;
+  createdAt: number;
+}
+export type FindClick = (db: Db, id: number) => Promise<ClickForBooking | undefined>;
+
+export interface BookingDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  findClick: FindClick;
+}
+
+// --- the API object, mapped from rows in one place ---------------------------------------------------------
+
+export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[]) {
+  return {
+    id: row.id,
+    status: row.status,
+    equipment_item_id: row.listing_kind === 'equipment' ? row.listing_id : null,
+    adventure_offering_id: row.listing_kind === 'adventure' ? row.listing_id : null,
+    starts_at: formatDateTime(row.starts_at),
+    ends_at: formatDateTime(row.ends_at),
+    participants_count: row.participants_count,
+    customer_notes: row.customer_notes,
+    vendor_notes: row.vendor_notes,
+    total_price: formatMoney(row.total_price_cents),
+    listing_click: row.listing_click_id,
+    customer_id: row.customer_id,
+    vendor_slug: row.vendor_slug,
+    listing_title: row.listing_title,
+    currency: row.currency,
+    status_history: history.map((h) => ({
+      from_status: h.from_status,
+      to_status: h.to_status,
+      note: h.note,
+      actor_id: h.actor_id,
+      created_at: formatDateTime(h.created_at),
+    })),
+    created_at: formatDateTime(row.created_at),
+    updated_at: formatDateTime(row.updated_at),
+  };
+}
+export type Booking = ReturnType<typeof toBooking>;
+
+async function withHistory(db: Db, rows: repo.BookingViewRow[]): Promise<Booking[]> {
+  const history = await repo.historyOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  const byBooking = new Map<number, repo.HistoryRow[]>();
+  for (const h of history) {
+    const list = byBooking.get(h.booking_id) ?? [];
+    list.push(h);
+    byBooking.set(h.booking_id, list);
+  }
+  return rows.map((r) => toBooking(r, byBooking.get(r.id) ?? []));
+}
+
+async function bookingObject(db: Db, id: number): Promise<Booking> {
+  const row = await repo.findBookingView(db, id);
+  if (!row) throw bookingNotFound();
+  return (await withHistory(db, [row]))[0];
+}
+
+const bookingNotFound = () => notFound('Booking not found.');
+const listingNotFound = (target: ListingTarget) => notFound(`${KINDS[target.kind].noun} not found.`);
+
+function partyOf(booking: { customer_id: number; vendor_id: number }, caller: AuthUser): BookingActor | null {
+  if (booking.customer_id === caller.id) return 'customer';
+  if (caller.vendorId !== null && booking.vendor_id === caller.vendorId) return 'vendor';
+  return null;
+}
+
+// --- availability --------------------------------------------------------------------------------------------
+
+async function evaluate(db: Db, listingId: number, window: TimeWindow): Promise<AvailabilityVerdict> {
+  const slots = await slotFacts(db, listingId, window);
+  const bookings = await overlappingActiveBookings(db, listingId, window);
+  return evaluateAvailability(window, { ...slots, bookings });
+}
+
+export interface AvailabilityQuery extends ListingIdInput {
+  starts_at: string;
+  ends_at: string;
+}
+
+/**
+ * Whether the window could be booked now. `conflicts` counts what holds the window: overlapping active
+ * bookings plus overlapping blocking slots (a window only lacking slot coverage has 0 conflicts and is
+ * still unavailable). A window starting in the past is never available (a request for it is refused).
+ */
+export async function checkAvailability(deps: BookingDeps, query: AvailabilityQuery) {
+  const target = listingTarget(query);
+  const window = parseWindow(query.starts_at, query.ends_at);
+  const listing = await findVisibleListing(deps.db, target.kind, target.id);
+  if (!listing) throw listingNotFound(target);
+  const verdict = await evaluate(deps.db, listing.id, window);
+  return {
+    equipment_item_id: target.kind === 'equipment' ? target.id : null,
+    adventure_offering_id: target.kind === 'adventure' ? target.id : null,
+    starts_at: formatDateTime(window.startsAt),
+    ends_at: formatDateTime(window.endsAt),
+    is_available: verdict.isAvailable && window.startsAt >= deps.clock.now().getTime(),
+    conflicts: verdict.conflicts,
+  };
+}
+
+// --- booking requests -------------------------------------------------------------------------------------------
+
+export interface BookingRequestInput extends ListingIdInput {
+  starts_at: string;
+  ends_at: string;
+  customer_notes?: string;
+  participants_count?: number | null;
+  marketing_click_id?: number | null;
+}
+
+function conflict(verdict?: AvailabilityVerdict): AppError {
+  let detail = 'The requested window is not available.';
+  if (!verdict || verdict.overlappingBookings > 0) detail = 'The requested window overlaps another booking.';
+  else if (verdict.blockingSlots > 0) detail = 'The requested window is blocked by an unavailable slot.';
+  else if (verdict.coverageRequired && !verdict.covered)
+    detail = 'No available slot covers the requested window.';
+  return new AppError('booking_conflict', detail);
+}
+
+/** The click to attribute the booking to, or null: an invalid click never fails the request. */
+async function attributedClick(
+  deps: BookingDeps,
+  clickId: number | null | undefined,
+  listingId: number,
+  now: number,
+): Promise<number | null> {
+  if (clickId === null || clickId === undefined || clickId < 1 || clickId > MAX_ID) return null;
+  const click = await deps.findClick(deps.db, clickId);
+  return click && isValidAttribution(click, listingId, now) ? click.id : null;
+}
+
+function participantsFor(listing: ListingRef, requested: number | null | undefined): number | null {
+  if (listing.kind === 'equipment') return null;
+  const participants = requested ?? 1;
+  if (participants < 1 || (listing.capacity !== null && participants > listing.capacity))
+    throw invalidFields({
+      participants_count: `Ensure participants_count is between 1 and the capacity (${listing.capacity}).`,
+    });
+  return participants;
+}
+
+/**
+ * Requests a booking. The listing lookup, the availability check and the insert run in one transaction
+ * that holds the listing's lock (PostgreSQL: the listing row FOR UPDATE; SQLite: BEGIN IMMEDIATE), so of
+ * overlapping simultaneous requests exactly one gets through; PostgreSQL's exclusion constraint refuses
+ * any overlap that could slip past anyway.
+ */
+export async function requestBooking(
+  deps: BookingDeps,
+  caller: AuthUser,
+  input: BookingRequestInput,
+): Promise<Booking> {
+  const target = listingTarget(input);
+  const window = parseWindow(input.starts_at, input.ends_at);
+  const now = deps.clock.now().getTime();
+  if (window.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
+  const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
+
+  let id: number;
+  try {
+    id = await inTransaction(deps.db, async (trx) => {
+      const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
+      if (!listing) throw listingNotFound(target);
+      const participants = participantsFor(listing, input.participants_count);
+      const total = totalPriceCents(listing.kind, listing.priceCents, window, participants);
+      if (total >= MAX_MONEY_CENTS)
+        throw invalidFields({
+          [listing.kind === 'equipment' ? 'ends_at' : 'participants_count']:
+            'The total price would exceed 99999999.99.',
+        });
+      const verdict = await evaluate(trx, listing.id, window);
+      if (!verdict.isAvailable) throw conflict(verdict);
+      const bookingId = await repo.insertBooking(trx, {
+        listing_id: listing.id,
+        listing_kind: listing.kind,
+        vendor_id: listing.vendorId,
+        customer_id: caller.id,
+        status: 'requested',
+        starts_at: window.startsAt,
+        ends_at: window.endsAt,
+        participants_count: participants,
+        customer_notes: input.customer_notes ?? '',
+        vendor_notes: '',
+        total_price_cents: total,
+        currency: 'usd',
+        listing_click_id: clickId,
+        created_at: now,
+        updated_at: now,
+      });
+      await repo.insertHistory(trx, {
+        booking_id: bookingId,
+        from_status: null,
+        to_status: 'requested',
+        note: '',
+        actor_id: caller.id,
+        created_at: now,
+      });
+      return bookingId;
+    });
+  } catch (error) {
+    if (isExclusionViolation(error)) throw conflict();
+    throw error;
+  }
+  return bookingObject(deps.db, id);
+}
+
+// --- transitions ----------------------------------------------------------------------------------------------------
+
+export type PartyAction = 'approve' | 'decline' | 'cancel';
+
+export interface TransitionInput {
+  vendor_notes?: string;
+  note?: string;
+}
+
+const ACTION_DENIED: Record<PartyAction, string> = {
+  approve: "Only the listing's vendor can approve a booking.",
+  decline: "Only the listing's vendor can decline a booking.",
+  cancel: "Only the booking's customer can cancel a booking.",
+};
+
+/**
+ * approve / decline / cancel. The booking row is read under lock and moved by an UPDATE guarded by
+ * `status IN (allowed)`: two simultaneous transitions run one after the other, and the second sees the
+ * first's result (409 invalid_state when it no longer applies).
+ */
+export async function transitionBooking(
+  deps: BookingDeps,
+  caller: AuthUser,
+  id: number,
+  action: PartyAction,
+  input: TransitionInput = {},
+): Promise<Booking> {
+  const transition = TRANSITIONS[action];
+  const now = deps.clock.now().getTime();
+  await inTransaction(deps.db, async (trx) => {
+    const booking = await repo.findBookingParties(trx, id, { forUpdate: true });
+    const party = booking && partyOf(booking, caller);
+    if (!booking || !party) throw bookingNotFound();
+    if (party !== transition.actor) throw permissionDenied(ACTION_DENIED[action]);
+    const next = nextStatus(booking.status, action);
+    if (!next) throw invalidState(booking.status, action);
+    const vendorNotes = action === 'cancel' ? undefined : input.vendor_notes;
+    const moved = await repo.updateStatusIfIn(trx, id, transition.from, next, {
+      updated_at: now,
+      ...(vendorNotes === undefined ? {} : { vendor_notes: vendorNotes }),
+    });
+    if (!moved) throw invalidState(booking.status, action);
+    await repo.insertHistory(trx, {
+      booking_id: id,
+      from_status: booking.status,
+      to_status: next,
+      note: input.note ?? '',
+      actor_id: caller.id,
+      created_at: now,
+    });
+  });
+  return bookingObject(deps.db, id);
+}
+
+function invalidState(status: BookingStatus, action: string): AppError {
+  return new AppError('invalid_state', `Cannot ${action} a booking that is ${status}.`);
+}
+
+// --- reading --------------------------------------------------------------------------------------------------------
+
+export async function getBooking(deps: BookingDeps, caller: AuthUser, id: number): Promise<Booking> {
+  const row = await repo.findBookingView(deps.db, id);
+  if (!row || !partyOf(row, caller)) throw bookingNotFound();
+  return (await withHistory(deps.db, [row]))[0];
+}
+
+/** A vendor's bookings (of their vendor profile) or else the caller's own as customer; newest first. */
+export async function listBookings(
+  deps: BookingDeps,
+  caller: AuthUser,
+  query: { status?: BookingStatus },
+  page: Page,
+) {
+  const filter: repo.BookingListFilter = caller.isVendor
+    ? { vendorId: caller.vendorId ?? -1, status: query.status }
+    : { customerId: caller.id, status: query.status };
+  const { rows, count } = await repo.listBookingViews(deps.db, filter, page);
+  return { count, results: await withHistory(deps.db, rows) };
+}
+
+// --- for the payments module ------------------------------------------------------------------------------------------
+
+export interface BookingForPayment {
+  id: number;
+  customerId: number;
+  vendorId: number;
+  status: BookingStatus;
+  totalPriceCents: number;
+  currency: string;
+}
+
+export async function findBookingForPayment(
+  db: Db,
+  bookingId: number,
+): Promise<BookingForPayment | undefined> {
+  if (!Number.isInteger(bookingId) || bookingId < 1 || bookingId > MAX_ID) return undefined;
+  const row = await repo.findPaymentFacts(db, bookingId);
+  return (
+    row && {
+      id: row.id,
+      customerId: row.customer_id,
+      vendorId: row.vendor_id,
+      status: row.status,
+      totalPriceCents: row.total_price_cents,
+      currency: row.currency,
+    }
+  );
+}
+
+/**
+ * approved → confirmed after a successful payment, in the caller's transaction, with a history entry
+ * (no actor: the payment gateway). False when the booking was not approved (declined or cancelled
+ * meanwhile): it is left as it is.
+ */
+export async function confirmApprovedBooking(trx: Db, bookingId: number, now: number): Promise<boolean> {
+  const { from, to } = TRANSITIONS.confirm_payment;
+  const moved = await repo.updateStatusIfIn(trx, bookingId, from, to, { updated_at: now });
+  if (!moved) return false;
+  await repo.insertHistory(trx, {
+    booking_id: bookingId,
+    from_status: 'approved',
+    to_status: to,
+    note: 'payment succeeded',
+    actor_id: null,
+    created_at: now,
+  });
+  return true;
+}
+
+/** Records the currency a payment was made in (the booking says "usd" until then). */
+export async function setBookingCurrency(trx: Db, bookingId: number, currency: string): Promise<void> {
+  await repo.setCurrency(trx, bookingId, currency.toLowerCase());
+}

@@ -1,0 +1,17 @@
+// The booking module's interface for the rest of the service (payments, the catalog's list filter, app).
+
+export { listingAvailableIn } from './availability.repository.ts';
+export { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
+export { bookingRoutes } from './booking.routes.ts';
+export { BookingSchema } from './booking.schemas.ts';
+export {
+  type Booking,
+  type BookingDeps,
+  type BookingForPayment,
+  type ClickForBooking,
+  confirmApprovedBooking,
+  type FindClick,
+  findBookingForPayment,
+  setBookingCurrency,
+} from './booking.service.ts';
+export { ACTIVE_STATUSES, BOOKING_STATUSES, nextStatus, TRANSITIONS } from './booking.state-machine.ts';

@@ -1,0 +1,24 @@
+import type { ListingKind } from '../../db/database.ts';
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** Rental days of an equipment booking: the duration in 24-hour days, rounded up (so at least 1). */
+export function rentalDays(startsAt: number, endsAt: number): number {
+  return Math.max(1, Math.ceil((endsAt - startsAt) / DAY_MS));
+}
+
+/**
+ * The server-computed total in cents (integers only): equipment is days × price per day, an adventure
+ * participants × price per person.
+ */
+export function totalPriceCents(
+  kind: ListingKind,
+  unitPriceCents: number,
+  window: { startsAt: number; endsAt: number },
+  participants: number | null,
+): number {
+  return kind === 'equipment'
+    ? rentalDays(window.startsAt, window.endsAt) * unitPriceCents
+    : (participants ?? 1) * unitPriceCents;
+}

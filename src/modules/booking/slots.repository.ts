@@ -1,0 +1,121 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { AvailabilitySlotsTable, Db, ListingKind } from '../../db/database.ts';
+import type { Page } from '../../http/pagination.ts';
+
+export interface SlotRow {
+  id: number;
+  listing_id: number;
+  kind: ListingKind;
+  starts_at: number;
+  ends_at: number;
+  is_available: number;
+  created_at: number;
+}
+
+/** Slots with their listing's kind; slots of archived listings are gone with the listing. */
+function slotsView(db: Db) {
+  return db
+    .selectFrom('availability_slots')
+    .innerJoin('listings', 'listings.id', 'availability_slots.listing_id')
+    .where('listings.archived_at', 'is', null);
+}
+
+const SLOT_COLUMNS = [
+  'availability_slots.id',
+  'availability_slots.listing_id',
+  'listings.kind',
+  'availability_slots.starts_at',
+  'availability_slots.ends_at',
+  'availability_slots.is_available',
+  'availability_slots.created_at',
+] as const;
+
+export async function insertSlot(db: Db, values: Insertable<AvailabilitySlotsTable>): Promise<number> {
+  const row = await db
+    .insertInto('availability_slots')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findVendorSlot(db: Db, vendorId: number, id: number): Promise<SlotRow | undefined> {
+  return slotsView(db)
+    .select(SLOT_COLUMNS)
+    .where('availability_slots.id', '=', id)
+    .where('availability_slots.vendor_id', '=', vendorId)
+    .executeTakeFirst();
+}
+
+export async function updateSlot(
+  db: Db,
+  id: number,
+  values: Updateable<AvailabilitySlotsTable>,
+): Promise<void> {
+  await db.updateTable('availability_slots').set(values).where('id', '=', id).execute();
+}
+
+export async function deleteSlot(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('availability_slots').where('id', '=', id).execute();
+}
+
+export interface VendorSlotFilter {
+  vendorId: number;
+  listingId?: number;
+  kind?: ListingKind;
+}
+
+function vendorSlots(db: Db, filter: VendorSlotFilter) {
+  let query = slotsView(db).where('availability_slots.vendor_id', '=', filter.vendorId);
+  if (filter.listingId !== undefined && filter.kind !== undefined)
+    query = query
+      .where('availability_slots.listing_id', '=', filter.listingId)
+      .where('listings.kind', '=', filter.kind);
+  return query;
+}
+
+export async function listVendorSlots(db: Db, filter: VendorSlotFilter, page: Page) {
+  const [rows, total] = await Promise.all([
+    vendorSlots(db, filter)
+      .select(SLOT_COLUMNS)
+      .orderBy('availability_slots.starts_at')
+      .orderBy('availability_slots.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    vendorSlots(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as SlotRow[], count: Number(total.n) };
+}
+
+export interface PublicSlotFilter {
+  listingId: number;
+  /** keep slots overlapping [from, to) */
+  from?: number;
+  to?: number;
+}
+
+function publicSlots(db: Db, filter: PublicSlotFilter) {
+  let query = slotsView(db).where('availability_slots.listing_id', '=', filter.listingId);
+  if (filter.from !== undefined) query = query.where('availability_slots.ends_at', '>', filter.from);
+  if (filter.to !== undefined) query = query.where('availability_slots.starts_at', '<', filter.to);
+  return query;
+}
+
+export async function listPublicSlots(db: Db, filter: PublicSlotFilter, page: Page) {
+  const [rows, total] = await Promise.all([
+    publicSlots(db, filter)
+      .select(SLOT_COLUMNS)
+      .orderBy('availability_slots.starts_at')
+      .orderBy('availability_slots.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    publicSlots(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as SlotRow[], count: Number(total.n) };
+}

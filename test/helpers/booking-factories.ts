@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { Database, ListingKind } from '../../src/db/database.ts';
+
+// The catalog API is built elsewhere: booking tests put listings (and, where a test needs exact fixtures,
+// bookings and slots) straight into the tables.
+
+let counter = 0;
+
+/** The vendor profile id (vendor_profiles.id) of a vendor user. */
+export async function vendorProfileId(db: Kysely<Database>, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('vendor_profiles')
+    .select('id')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface ListingFixture {
+  vendorId: number;
+  kind?: ListingKind;
+  title?: string;
+  /** price per day (equipment) or per person (adventure) in cents */
+  priceCents?: number;
+  capacity?: number | null;
+  isActive?: boolean;
+  archived?: boolean;
+}
+
+/** Inserts a listing row and returns its id. */
+export async function insertListing(db: Kysely<Database>, fixture: ListingFixture): Promise<number> {
+  const kind = fixture.kind ?? 'equipment';
+  const at = Date.UTC(2026, 0, 1);
+  const n = counter++;
+  const row = await db
+    .insertInto('listings')
+    .values({
+      kind,
+      vendor_id: fixture.vendorId,
+      category_id: 1,
+      public_id: `${kind}-${n}-${Math.random().toString(36).slice(2, 8)}`,
+      title: fixture.title ?? `${kind === 'equipment' ? 'Sea kayak' : 'Cave tour'} ${n}`,
+      description: '',
+      details: '{}',
+      location: 'Lagos',
+      price_cents: fixture.priceCents ?? 4500,
+      duration_minutes: kind === 'adventure' ? 120 : null,
+      capacity: kind === 'adventure' ? (fixture.capacity === undefined ? 8 : fixture.capacity) : null,
+      is_active: fixture.isActive === false ? 0 : 1,
+      archived_at: fixture.archived ? at : null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

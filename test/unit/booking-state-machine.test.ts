@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { BookingStatus } from '../../src/db/database.ts';
+import { BookingSchema } from '../../src/modules/booking/booking.schemas.ts';
+import {
+  ACTIVE_STATUSES,
+  BOOKING_STATUSES,
+  type BookingAction,
+  isActiveStatus,
+  nextStatus,
+  TRANSITIONS,
+} from '../../src/modules/booking/booking.state-machine.ts';
+
+// Every (state, action) pair, written out as decisions §6 states it.
+const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null>> = {
+  requested: { approve: 'approved', decline: 'declined', cancel: 'cancelled', confirm_payment: null },
+  approved: { approve: null, decline: 'declined', cancel: 'cancelled', confirm_payment: 'confirmed' },
+  declined: { approve: null, decline: null, cancel: null, confirm_payment: null },
+  cancelled: { approve: null, decline: null, cancel: null, confirm_payment: null },
+  confirmed: { approve: null, decline: null, cancel: 'cancelled', confirm_payment: null },
+};
+
+describe('booking state machine', () => {
+  for (const from of BOOKING_STATUSES) {
+    for (const action of Object.keys(TRANSITIONS) as BookingAction[]) {
+      const expected = EXPECTED[from][action];
+      it(`${action} from ${from} → ${expected ?? 'not allowed'}`, () => {
+        expect(nextStatus(from, action)).toBe(expected);
+      });
+    }
+  }
+
+  it('names who triggers each action', () => {
+    expect(TRANSITIONS.approve.actor).toBe('vendor');
+    expect(TRANSITIONS.decline.actor).toBe('vendor');
+    expect(TRANSITIONS.cancel.actor).toBe('customer');
+    expect(TRANSITIONS.confirm_payment.actor).toBe('system');
+  });
+
+  it('holds the window in requested, approved and confirmed only', () => {
+    expect([...ACTIVE_STATUSES]).toEqual(['requested', 'approved', 'confirmed']);
+    expect(BOOKING_STATUSES.filter(isActiveStatus)).toEqual(['requested', 'approved', 'confirmed']);
+  });
+
+  it('declares exactly the five states in the API schema', () => {
+    const status = BookingSchema.properties.status as unknown as { anyOf: { const: string }[] };
+    expect(status.anyOf.map((s) => s.const)).toEqual([...BOOKING_STATUSES]);
+  });
+});
