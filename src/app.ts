@@ -16,10 +16,18 @@ import { registerRouteConventions } from './http/openapi.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
+import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
   clock?: Clock;
+  gateway?: PaymentGateway;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: string;
+  }
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -60,7 +68,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // JSON is the only body type (anything else is 415). An empty body with a JSON content type means "no body" (e.g. POST approve/ with no fields).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
+  // The raw text is kept for the payment webhook, whose signature covers the exact bytes.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string;
     if (body === '') return done(null, undefined);
     parseJson(request, body as string, done);
   });
@@ -123,6 +133,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     deps: accountsDeps,
     rateLimits: config.rateLimits,
   });
+  const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
+  await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: { db, clock, gateway } });
 
   return app;
 }

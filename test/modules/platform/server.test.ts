@@ -57,7 +57,9 @@ describe('server process', () => {
       );
     }
     expect(ready).toBe(true);
-    const doc = (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`).then((r) => r.json())) as { openapi: string };
+    const doc = (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`).then((r) => r.json())) as {
+      openapi: string;
+    };
     expect(doc.openapi).toBe('3.1.0');
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/accounts/token/`, {
       method: 'POST',
