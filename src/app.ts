@@ -20,12 +20,20 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
 import { bookingRoutes } from './modules/booking/index.ts';
 import { findClickForAttribution } from './modules/marketing/index.ts';
+import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
   clock?: Clock;
   /** connection-pool figures for /metrics (PostgreSQL) */
   poolStats?: () => PoolStats;
+  gateway?: PaymentGateway;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: string;
+  }
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -66,7 +74,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // JSON is the only body type (anything else is 415). An empty body with a JSON content type means "no body" (e.g. POST approve/ with no fields).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
+  // The raw text is kept for the payment webhook, whose signature covers the exact bytes.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string;
     if (body === '') return done(null, undefined);
     parseJson(request, body as string, done);
   });
@@ -134,6 +144,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     prefix: '/api/v1/booking',
     deps: { db, clock, findClick: findClickForAttribution },
   });
+  const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
+  await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: { db, clock, gateway } });
 
   return app;
 }

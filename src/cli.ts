@@ -5,6 +5,7 @@ import { migrateDown, migrateToLatest } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { createStaff } from './modules/accounts/index.ts';
+import { OUTCOME_EVENTS, type Outcome, simulatePayment } from './tools/simulate-payment.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -12,14 +13,22 @@ Commands:
   migrate                                   apply pending migrations to DATABASE_URL
   migrate-down                              revert the latest migration
   create-admin --email E --password P       create a staff account (manages categories)
+  simulate-payment <payment id> --outcome succeeded|failed|processing|refunded [--url http://127.0.0.1:8000]
+                                            send the gateway's webhook for a payment to a running server,
+                                            signed with PAYMENT_WEBHOOK_SECRET when it is set
 `;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, password: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      outcome: { type: 'string' },
+      url: { type: 'string' },
+    },
     allowPositionals: true,
   });
   const handle = createDb(config.databaseUrl);
@@ -44,6 +53,25 @@ async function main(argv: string[]): Promise<number> {
         );
         console.log(`staff account ${user.email} created (id ${user.id})`);
         return 0;
+      }
+      case 'simulate-payment': {
+        const paymentId = Number(positionals[0]);
+        const outcome = values.outcome as Outcome;
+        if (!Number.isInteger(paymentId) || !(outcome in OUTCOME_EVENTS)) {
+          console.error(
+            'simulate-payment needs <payment id> and --outcome succeeded|failed|processing|refunded',
+          );
+          return 2;
+        }
+        const baseUrl = values.url ?? `http://${config.host}:${config.port}`;
+        const result = await simulatePayment(handle.db, {
+          paymentId,
+          outcome,
+          baseUrl,
+          secret: config.paymentWebhookSecret,
+        });
+        console.log(`${result.status} ${JSON.stringify(result.body)}`);
+        return result.status === 200 ? 0 : 1;
       }
       default:
         console.error(USAGE);

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import { SIGNATURE_HEADER, signWebhook } from '../modules/payments/index.ts';
+
+export const OUTCOME_EVENTS = {
+  succeeded: 'payment_intent.succeeded',
+  failed: 'payment_intent.payment_failed',
+  processing: 'payment_intent.processing',
+  refunded: 'charge.refunded',
+} as const;
+
+export type Outcome = keyof typeof OUTCOME_EVENTS;
+
+/**
+ * Plays the gateway for a person walking the booking flow by hand: sends the event for one payment to a
+ * running server, signed the way the server checks when PAYMENT_WEBHOOK_SECRET is set.
+ */
+export async function simulatePayment(
+  db: Kysely<Database>,
+  options: { paymentId: number; outcome: Outcome; baseUrl: string; secret: string | null },
+): Promise<{ status: number; body: unknown }> {
+  const payment = await db
+    .selectFrom('payments')
+    .select(['gateway_payment_intent_id'])
+    .where('id', '=', options.paymentId)
+    .executeTakeFirst();
+  if (!payment) throw new Error(`no payment with id ${options.paymentId}`);
+  const body = JSON.stringify({
+    gateway_event_id: `evt_sim_${randomUUID()}`,
+    event_type: OUTCOME_EVENTS[options.outcome],
+    gateway_payment_intent_id: payment.gateway_payment_intent_id,
+    payload: { simulated: true },
+  });
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (options.secret)
+    headers[SIGNATURE_HEADER] = signWebhook(options.secret, body, Math.floor(Date.now() / 1000));
+  const res = await fetch(new URL('/api/v1/payment/webhooks/gateway/', options.baseUrl), {
+    method: 'POST',
+    headers,
+    body,
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
