@@ -16,6 +16,8 @@ import { registerRouteConventions } from './http/openapi.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
+import { type CatalogDeps, catalogRoutes } from './modules/catalog/index.ts';
+import { recordListingClick } from './modules/marketing/index.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -123,6 +125,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     deps: accountsDeps,
     rateLimits: config.rateLimits,
   });
+
+  const catalogDeps: CatalogDeps = {
+    db,
+    clock,
+    recordClick: (click) => recordListingClick(db, clock, click),
+  };
+  await app.register(catalogRoutes, { prefix: '/api/v1', deps: catalogDeps });
 
   return app;
 }
