@@ -12,7 +12,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
   { deps },
 ) => {
   app.get(
-    '/',
+    '/categories/',
     {
       config: { auth: 'public' },
       schema: {
@@ -30,7 +30,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
   );
 
   app.get(
-    '/:id/',
+    '/categories/:id/',
     {
       config: { auth: 'public' },
       schema: {
@@ -44,7 +44,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
   );
 
   app.post(
-    '/',
+    '/categories/',
     {
       config: { auth: 'staff' },
       schema: {
@@ -58,7 +58,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
   );
 
   app.patch(
-    '/:id/',
+    '/categories/:id/',
     {
       config: { auth: 'staff' },
       schema: {
@@ -73,7 +73,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
   );
 
   app.delete(
-    '/:id/',
+    '/categories/:id/',
     {
       config: { auth: 'staff' },
       schema: {
