@@ -7,6 +7,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { Database, Db, ListingKind, ListingsTable } from '../../db/database.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 import type { Page } from '../../http/pagination.ts';
 
 /** A condition over the listings table; used for the injected availability filter. */
@@ -129,6 +130,24 @@ export type ListingRow = Awaited<ReturnType<ReturnType<typeof selectListings>['e
 /** One listing with its category and vendor names, in one query. */
 export async function findListing(db: Db, filter: ListingFilter): Promise<ListingRow | undefined> {
   return selectListings(db, filter).executeTakeFirst();
+}
+
+const visibleByPublicId = reusableQuery(
+  (db, args: { kind: string; publicId: string }) =>
+    selectListings(db, { kind: args.kind as ListingKind, activeOnly: true, publicId: args.publicId }),
+  ['kind', 'publicId'],
+);
+
+/**
+ * The public detail lookup (the hottest read of the service): an active, unarchived listing by public
+ * id, its SQL compiled once.
+ */
+export async function findVisibleListingRow(
+  db: Db,
+  kind: ListingKind,
+  publicId: string,
+): Promise<ListingRow | undefined> {
+  return (await visibleByPublicId(db, { kind, publicId }))[0];
 }
 
 export async function listListings(

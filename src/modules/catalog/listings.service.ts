@@ -206,7 +206,7 @@ export async function viewListing(
   publicId: string,
   visit: Visit,
 ): Promise<ListingView> {
-  const row = await repo.findListing(deps.db, { kind: kind.kind, activeOnly: true, publicId });
+  const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
   if (!row) throw listingNotFound(kind);
   const click = await deps.recordClick({
     listing: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
