@@ -18,8 +18,9 @@ import { registerRouteConventions } from './http/openapi.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
-import { bookingRoutes } from './modules/booking/index.ts';
-import { findClickForAttribution } from './modules/marketing/index.ts';
+import { bookingRoutes, listingBookableIn } from './modules/booking/index.ts';
+import { type CatalogDeps, catalogRoutes } from './modules/catalog/index.ts';
+import { findClickForAttribution, recordListingClick } from './modules/marketing/index.ts';
 import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
 
 export interface AppDeps {
@@ -146,6 +147,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
   await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: { db, clock, gateway } });
+
+  const catalogDeps: CatalogDeps = {
+    db,
+    clock,
+    recordClick: (click) => recordListingClick(db, clock, click),
+    availableIn: (from, to) => listingBookableIn(from, to, clock.now().getTime()),
+  };
+  await app.register(catalogRoutes, { prefix: '/api/v1', deps: catalogDeps });
 
   return app;
 }

@@ -8,3 +8,9 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isExclusionViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23P01';
 }
+
+/** True when a foreign key refused a row (a referenced row is missing, or a referenced row is in use). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

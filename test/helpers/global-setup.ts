@@ -9,6 +9,7 @@ export async function setup(): Promise<void> {
   await client.connect();
   try {
     await client.query('create extension if not exists btree_gist');
+    await client.query('create extension if not exists pg_trgm');
   } finally {
     await client.end();
   }

@@ -9,4 +9,5 @@ export {
   toVendorProfile,
   type VendorProfile,
 } from './accounts.service.ts';
+export { slugify } from './slug.ts';
 export { loadSigningKey, type TokenKeys } from './tokens.ts';

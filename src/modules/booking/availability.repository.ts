@@ -91,3 +91,15 @@ export function listingAvailableIn(
     ]);
   };
 }
+
+/**
+ * listingAvailableIn as the public listing filter applies it: a window that starts before `now` cannot be
+ * booked (a request for it is a 400), so no listing is available in it.
+ */
+export function listingBookableIn(
+  from: number,
+  to: number,
+  now: number,
+): (eb: ExpressionBuilder<Database, 'listings'>) => Expression<SqlBool> {
+  return from < now ? (eb) => eb.lit(false) : listingAvailableIn(from, to);
+}

@@ -1,6 +1,6 @@
 // The booking module's interface for the rest of the service (payments, the catalog's list filter, app).
 
-export { listingAvailableIn } from './availability.repository.ts';
+export { listingAvailableIn, listingBookableIn } from './availability.repository.ts';
 export { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
 export { bookingRoutes } from './booking.routes.ts';
 export { BookingSchema } from './booking.schemas.ts';

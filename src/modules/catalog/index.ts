@@ -1,8 +1,16 @@
 // The catalog module's interface for the rest of the service.
-export { ADVENTURE, EQUIPMENT, KINDS, type KindDescriptor } from './kinds.ts';
+export { catalogRoutes } from './catalog.routes.ts';
+export { ADVENTURE, EQUIPMENT, KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 export {
   findListingById,
   findVisibleListing,
   findVisibleListingByPublicId,
   type ListingRef,
 } from './listing-lookup.repository.ts';
+export type { ListingsWhere } from './listings.repository.ts';
+export type {
+  AvailabilityFilter,
+  CatalogDeps,
+  DetailViewClick,
+  RecordClick,
+} from './listings.service.ts';

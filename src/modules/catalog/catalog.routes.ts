@@ -1,0 +1,15 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { categoriesRoutes } from './categories.routes.ts';
+import { KINDS } from './kinds.ts';
+import { listingRoutes } from './listings.routes.ts';
+import type { CatalogDeps } from './listings.service.ts';
+
+/** Categories and, per listing kind, the same routes under the kind's path segment and its aliases. */
+export const catalogRoutes: FastifyPluginAsync<{ deps: CatalogDeps }> = async (app, { deps }) => {
+  await app.register(categoriesRoutes, { deps });
+  for (const kind of Object.values(KINDS)) {
+    await app.register(listingRoutes, { prefix: `/${kind.pathSegment}`, deps, kind });
+    for (const alias of kind.pathAliases)
+      await app.register(listingRoutes, { prefix: `/${alias}`, deps, kind, hidden: true });
+  }
+};

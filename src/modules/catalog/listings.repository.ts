@@ -1,0 +1,198 @@
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
+import type { Database, Db, ListingKind, ListingsTable } from '../../db/database.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
+import type { Page } from '../../http/pagination.ts';
+
+/** A condition over the listings table; used for the injected availability filter. */
+export type ListingsWhere = (eb: ExpressionBuilder<Database, 'listings'>) => Expression<SqlBool>;
+
+/** Which listings a query reads. Archived listings are never read here. */
+export interface ListingFilter {
+  kind: ListingKind;
+  /** only is_active = 1 (public paths) */
+  activeOnly: boolean;
+  id?: number;
+  publicId?: string;
+  vendorId?: number;
+  categoryId?: number;
+  categorySlug?: string;
+  locationContains?: string;
+  vendorSlug?: string;
+  minPriceCents?: number;
+  maxPriceCents?: number;
+  /** a further condition, e.g. availability for a window */
+  extra?: ListingsWhere;
+}
+
+export type OrderColumn = 'price' | 'created_at' | 'title';
+export interface ListingOrder {
+  column: OrderColumn;
+  direction: 'asc' | 'desc';
+}
+
+const ORDER_COLUMNS = {
+  price: 'listings.price_cents',
+  created_at: 'listings.created_at',
+  title: 'listings.title',
+} as const;
+
+/** `text` as a LIKE pattern matching it anywhere, its own wildcards taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+// Columns are always qualified: the page query joins categories and vendor_profiles, which share
+// column names (id, slug, created_at, ...) with listings.
+function conditionOf(filter: ListingFilter): ListingsWhere {
+  return (eb) => {
+    const all: Expression<SqlBool>[] = [
+      eb('listings.kind', '=', filter.kind),
+      eb('listings.archived_at', 'is', null),
+    ];
+    if (filter.activeOnly) all.push(eb('listings.is_active', '=', 1));
+    if (filter.id !== undefined) all.push(eb('listings.id', '=', filter.id));
+    if (filter.publicId !== undefined) all.push(eb('listings.public_id', '=', filter.publicId));
+    if (filter.vendorId !== undefined) all.push(eb('listings.vendor_id', '=', filter.vendorId));
+    if (filter.categoryId !== undefined) all.push(eb('listings.category_id', '=', filter.categoryId));
+    if (filter.categorySlug !== undefined)
+      all.push(
+        eb(
+          'listings.category_id',
+          '=',
+          eb
+            .selectFrom('categories')
+            .select('categories.id')
+            .where('categories.slug', '=', filter.categorySlug),
+        ),
+      );
+    if (filter.vendorSlug !== undefined)
+      all.push(
+        eb(
+          'listings.vendor_id',
+          '=',
+          eb
+            .selectFrom('vendor_profiles')
+            .select('vendor_profiles.id')
+            .where('vendor_profiles.slug', '=', filter.vendorSlug),
+        ),
+      );
+    if (filter.locationContains !== undefined) {
+      // lower() on both sides, on both databases: the same case folding for the column and the pattern
+      // (on PostgreSQL a trigram index on lower(location) serves it).
+      const pattern = containsPattern(filter.locationContains);
+      all.push(sql<SqlBool>`lower(${eb.ref('listings.location')}) like lower(${pattern}) escape '\\'`);
+    }
+    if (filter.minPriceCents !== undefined) all.push(eb('listings.price_cents', '>=', filter.minPriceCents));
+    if (filter.maxPriceCents !== undefined) all.push(eb('listings.price_cents', '<=', filter.maxPriceCents));
+    if (filter.extra) all.push(filter.extra(eb));
+    return eb.and(all);
+  };
+}
+
+function selectListings(db: Db, filter: ListingFilter) {
+  return db
+    .selectFrom('listings')
+    .where(conditionOf(filter))
+    .innerJoin('categories', 'categories.id', 'listings.category_id')
+    .innerJoin('vendor_profiles', 'vendor_profiles.id', 'listings.vendor_id')
+    .select([
+      'listings.id',
+      'listings.kind',
+      'listings.vendor_id',
+      'listings.category_id',
+      'listings.public_id',
+      'listings.title',
+      'listings.description',
+      'listings.details',
+      'listings.location',
+      'listings.price_cents',
+      'listings.duration_minutes',
+      'listings.capacity',
+      'listings.is_active',
+      'listings.created_at',
+      'listings.updated_at',
+      'categories.name as category_name',
+      'categories.slug as category_slug',
+      'vendor_profiles.business_name as vendor_business_name',
+      'vendor_profiles.slug as vendor_slug',
+    ]);
+}
+
+export type ListingRow = Awaited<ReturnType<ReturnType<typeof selectListings>['executeTakeFirstOrThrow']>>;
+
+/** One listing with its category and vendor names, in one query. */
+export async function findListing(db: Db, filter: ListingFilter): Promise<ListingRow | undefined> {
+  return selectListings(db, filter).executeTakeFirst();
+}
+
+const visibleByPublicId = reusableQuery(
+  (db, args: { kind: string; publicId: string }) =>
+    selectListings(db, { kind: args.kind as ListingKind, activeOnly: true, publicId: args.publicId }),
+  ['kind', 'publicId'],
+);
+
+/**
+ * The public detail lookup (the hottest read of the service): an active, unarchived listing by public
+ * id, its SQL compiled once.
+ */
+export async function findVisibleListingRow(
+  db: Db,
+  kind: ListingKind,
+  publicId: string,
+): Promise<ListingRow | undefined> {
+  return (await visibleByPublicId(db, { kind, publicId }))[0];
+}
+
+export async function listListings(
+  db: Db,
+  filter: ListingFilter,
+  order: ListingOrder,
+  page: Page,
+): Promise<ListingRow[]> {
+  return selectListings(db, filter)
+    .orderBy(ORDER_COLUMNS[order.column], order.direction)
+    .orderBy('listings.id', order.direction)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countListings(db: Db, filter: ListingFilter): Promise<number> {
+  const row = await db
+    .selectFrom('listings')
+    .where(conditionOf(filter))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertListing(db: Db, values: Insertable<ListingsTable>): Promise<number> {
+  const row = await db.insertInto('listings').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Updates a live (unarchived) listing of the vendor; false when there is none. */
+export async function updateListing(
+  db: Db,
+  kind: ListingKind,
+  vendorId: number,
+  id: number,
+  values: Updateable<ListingsTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('listings')
+    .set(values)
+    .where('id', '=', id)
+    .where('kind', '=', kind)
+    .where('vendor_id', '=', vendorId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,211 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest, FastifySchema } from 'fastify';
+import { Type } from 'typebox';
+import { callerOf } from '../../http/auth.ts';
+import { permissionDenied } from '../../http/errors.ts';
+import { pageOf, paginated } from '../../http/pagination.ts';
+import { IdParams } from '../../http/schemas.ts';
+import type { KindDescriptor } from './kinds.ts';
+import { listingSchemas, MAX_TRACKING_LENGTH, TRACKING_PARAMS } from './listings.schemas.ts';
+import * as listings from './listings.service.ts';
+
+export interface ListingRoutesOptions {
+  deps: listings.CatalogDeps;
+  kind: KindDescriptor;
+  /** an alias prefix: served, but left out of the OpenAPI document */
+  hidden?: boolean;
+}
+
+function vendorIdOf(request: FastifyRequest): number {
+  const { vendorId } = callerOf(request);
+  if (vendorId === null) throw permissionDenied('This account has no vendor profile.');
+  return vendorId;
+}
+
+/** An empty query value (`?category=`) means the parameter was not given, as HTML forms send it. */
+async function dropEmptyQueryValues(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown>;
+  for (const key of Object.keys(query)) if (query[key] === '') delete query[key];
+}
+
+/**
+ * Every route of one listing kind: public list and detail, storefront, and the vendor's CRUD. Registered
+ * once per kind (and per alias prefix); the kind descriptor supplies every name.
+ */
+export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = async (
+  app,
+  { deps, kind, hidden = false },
+) => {
+  const s = listingSchemas(kind);
+  const tags = [kind.tag];
+  const { collection, noun, plural } = kind;
+  const doc = <T extends FastifySchema>(schema: T): T => (hidden ? { ...schema, hide: true } : schema);
+
+  app.get(
+    `/${collection}/`,
+    {
+      config: { auth: 'public' },
+      preValidation: dropEmptyQueryValues,
+      schema: doc({
+        tags,
+        summary: `List active ${plural}, filtered and ordered`,
+        querystring: s.listQuery,
+        response: { 200: s.page },
+      }),
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { count, results } = await listings.listPublicListings(deps, kind, request.query, page);
+      return paginated(request, page, count, results);
+    },
+  );
+
+  app.get(
+    `/${collection}/:public_id/`,
+    {
+      config: { auth: 'public' },
+      schema: doc({
+        tags,
+        summary: `${noun} detail by public_id; records a click`,
+        description:
+          `Each successful view records a listing click. The tracking parameters (${TRACKING_PARAMS.join(', ')}; ` +
+          `at most ${MAX_TRACKING_LENGTH} characters each), the Referer header and, with a valid token, ` +
+          'the user are stored on it; any non-empty tracking parameter makes it marketing traffic.',
+        params: s.publicIdParams,
+        querystring: s.detailQuery,
+        response: { 200: s.detail },
+      }),
+    },
+    async (request) =>
+      listings.viewListing(deps, kind, request.params.public_id, {
+        params: request.query,
+        referrer: (request.headers.referer ?? '').slice(0, MAX_TRACKING_LENGTH),
+        userId: request.user?.id ?? null,
+      }),
+  );
+
+  app.get(
+    '/storefront/:slug/',
+    {
+      config: { auth: 'public' },
+      preValidation: dropEmptyQueryValues,
+      schema: doc({
+        tags,
+        summary: `A vendor's public profile and active ${plural}`,
+        params: s.slugParams,
+        querystring: s.storefrontQuery,
+        response: { 200: s.storefront },
+      }),
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { vendor, count, results } = await listings.storefront(
+        deps,
+        kind,
+        request.params.slug,
+        request.query.ordering,
+        page,
+      );
+      return { vendor, ...paginated(request, page, count, results) };
+    },
+  );
+
+  app.get(
+    `/vendor/${collection}/`,
+    {
+      config: { auth: 'vendor' },
+      schema: doc({
+        tags,
+        summary: `The caller's ${plural}, inactive ones included, newest first`,
+        querystring: Type.Object({
+          page: s.listQuery.properties.page,
+          page_size: s.listQuery.properties.page_size,
+        }),
+        response: { 200: s.page },
+      }),
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { count, results } = await listings.listOwnListings(deps, kind, vendorIdOf(request), page);
+      return paginated(request, page, count, results);
+    },
+  );
+
+  app.post(
+    `/vendor/${collection}/`,
+    {
+      config: { auth: 'vendor' },
+      schema: doc({
+        tags,
+        summary: `Create a ${noun.toLowerCase()}`,
+        body: s.createBody,
+        response: { 201: s.listing },
+      }),
+    },
+    async (request, reply) =>
+      reply.status(201).send(await listings.createListing(deps, kind, vendorIdOf(request), request.body)),
+  );
+
+  app.get(
+    `/vendor/${collection}/:id/`,
+    {
+      config: { auth: 'vendor' },
+      schema: doc({
+        tags,
+        summary: `One of the caller's ${plural}`,
+        params: IdParams,
+        response: { 200: s.listing },
+      }),
+    },
+    async (request) => listings.getOwnListing(deps, kind, vendorIdOf(request), request.params.id),
+  );
+
+  app.put(
+    `/vendor/${collection}/:id/`,
+    {
+      config: { auth: 'vendor' },
+      schema: doc({
+        tags,
+        summary: `Replace one of the caller's ${plural} (every writable field)`,
+        params: IdParams,
+        body: s.replaceBody,
+        response: { 200: s.listing },
+      }),
+    },
+    async (request) =>
+      listings.updateListing(deps, kind, vendorIdOf(request), request.params.id, request.body),
+  );
+
+  app.patch(
+    `/vendor/${collection}/:id/`,
+    {
+      config: { auth: 'vendor' },
+      schema: doc({
+        tags,
+        summary: `Update some fields of one of the caller's ${plural}`,
+        params: IdParams,
+        body: s.patchBody,
+        response: { 200: s.listing },
+      }),
+    },
+    async (request) =>
+      listings.updateListing(deps, kind, vendorIdOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    `/vendor/${collection}/:id/`,
+    {
+      config: { auth: 'vendor' },
+      schema: doc({
+        tags,
+        summary: `Archive one of the caller's ${plural}: it leaves every list and detail; its history stays`,
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Archived.' }) },
+      }),
+    },
+    async (request, reply) => {
+      await listings.archiveListing(deps, kind, vendorIdOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

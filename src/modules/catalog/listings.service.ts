@@ -1,0 +1,397 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import { inTransaction } from '../../db/create-db.ts';
+import type { Database, Db, ListingKind, ListingsTable, TrafficType } from '../../db/database.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import { invalidFields, notFound } from '../../http/errors.ts';
+import type { Page } from '../../http/pagination.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
+import { formatMoney, parseMoney } from '../../lib/money.ts';
+import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
+import { findCategory } from './categories.repository.ts';
+import type { KindDescriptor, ListingAttribute } from './kinds.ts';
+import * as repo from './listings.repository.ts';
+import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
+
+// --- dependencies handed in by buildApp (catalog imports no higher module) ------------------------------
+
+/** A detail view's click, as the marketing module records it. */
+export interface DetailViewClick {
+  listing: { id: number; kind: ListingKind; vendorId: number };
+  source: 'detail_view';
+  params: Partial<Record<TrackingParam, string>>;
+  referrer: string;
+  userId: number | null;
+}
+
+/** Stores a click; buildApp passes marketing's recordListingClick bound to the database and clock. */
+export type RecordClick = (
+  click: DetailViewClick,
+) => Promise<{ marketing_click_id: number; traffic_type: TrafficType }>;
+
+/**
+ * The availability filter, from the booking module: for a window [from, to) in epoch milliseconds, a
+ * condition over the `listings` row keeping the listings bookable for the whole window. It runs inside
+ * the list query, which joins `categories` and `vendor_profiles`: refer to columns qualified
+ * (`listings.id`, not `id`).
+ */
+export type AvailabilityFilter = (from: number, to: number) => repo.ListingsWhere;
+
+export interface CatalogDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  recordClick: RecordClick;
+  /** absent until the booking module is wired: the available_from/available_to filter is then a 400 */
+  availableIn?: AvailabilityFilter;
+}
+
+// --- API objects, mapped from rows in one place ----------------------------------------------------------
+
+const ATTRIBUTE_OUT: Record<ListingAttribute, (row: repo.ListingRow) => unknown> = {
+  details: (row) => JSON.parse(row.details),
+  duration_minutes: (row) => row.duration_minutes,
+  capacity: (row) => row.capacity,
+};
+
+/** A listing as the API shows it; the kind's own fields (price, location, attributes) by their API names. */
+export interface Listing {
+  id: number;
+  public_id: string;
+  title: string;
+  description: string;
+  is_active: boolean;
+  category_id: number;
+  category: { id: number; name: string; slug: string };
+  vendor: { business_name: string; slug: string };
+  created_at: string;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+export interface ListingView extends Listing {
+  marketing_click_id: number;
+  click_traffic_type: TrafficType;
+}
+
+export function toListing(kind: KindDescriptor, row: repo.ListingRow): Listing {
+  const listing: Listing = {
+    id: row.id,
+    public_id: row.public_id,
+    title: row.title,
+    description: row.description,
+    [kind.locationField]: row.location,
+    [kind.priceField]: formatMoney(row.price_cents),
+    is_active: row.is_active === 1,
+    category_id: row.category_id,
+    category: { id: row.category_id, name: row.category_name, slug: row.category_slug },
+    vendor: { business_name: row.vendor_business_name, slug: row.vendor_slug },
+    created_at: formatDateTime(row.created_at),
+    updated_at: formatDateTime(row.updated_at),
+  };
+  for (const attribute of kind.attributes) listing[attribute] = ATTRIBUTE_OUT[attribute](row);
+  return listing;
+}
+
+const listingNotFound = (kind: KindDescriptor) => notFound(`${kind.noun} not found.`);
+
+// --- public lists, detail and storefront ------------------------------------------------------------------
+
+export interface PublicListQuery {
+  category?: string;
+  location?: string;
+  vendor_slug?: string;
+  min_price?: string;
+  max_price?: string;
+  available_from?: string;
+  available_to?: string;
+  ordering?: Ordering;
+}
+
+const MAX_ID = 2_147_483_647;
+const MONEY_MESSAGE = 'Enter an amount >= 0 with at most two decimal places, below 100,000,000.';
+const DATETIME_MESSAGE = 'Enter a valid ISO 8601 datetime.';
+
+function orderOf(ordering: Ordering = '-created_at'): repo.ListingOrder {
+  const descending = ordering.startsWith('-');
+  const column = (descending ? ordering.slice(1) : ordering) as repo.OrderColumn;
+  return { column, direction: descending ? 'desc' : 'asc' };
+}
+
+/** The filter of a public list, or null when its answer is certainly empty. */
+function publicFilter(
+  deps: CatalogDeps,
+  kind: KindDescriptor,
+  query: PublicListQuery,
+): repo.ListingFilter | null {
+  const errors: Record<string, string> = {};
+  const filter: repo.ListingFilter = { kind: kind.kind, activeOnly: true };
+  let empty = false;
+
+  for (const bound of ['min_price', 'max_price'] as const) {
+    if (query[bound] === undefined) continue;
+    const cents = parseMoney(query[bound]);
+    if (cents === null) errors[bound] = MONEY_MESSAGE;
+    else filter[bound === 'min_price' ? 'minPriceCents' : 'maxPriceCents'] = cents;
+  }
+
+  const { available_from: fromText, available_to: toText } = query;
+  if (fromText !== undefined || toText !== undefined) {
+    const from = fromText === undefined ? undefined : parseDateTime(fromText);
+    const to = toText === undefined ? undefined : parseDateTime(toText);
+    if (fromText === undefined) errors.available_from = 'Required together with available_to.';
+    else if (from === null) errors.available_from = DATETIME_MESSAGE;
+    if (toText === undefined) errors.available_to = 'Required together with available_from.';
+    else if (to === null) errors.available_to = DATETIME_MESSAGE;
+    if (typeof from === 'number' && typeof to === 'number') {
+      if (to <= from) errors.available_to = 'Must be after available_from.';
+      else if (!deps.availableIn)
+        errors.available_from = 'Filtering by availability is not supported by this server.';
+      else filter.extra = deps.availableIn(from, to);
+    }
+  }
+  if (Object.keys(errors).length) throw invalidFields(errors);
+
+  if (query.category !== undefined) {
+    if (/^\d+$/.test(query.category)) {
+      const id = Number(query.category);
+      if (id > MAX_ID) empty = true;
+      else filter.categoryId = id;
+    } else {
+      filter.categorySlug = query.category;
+    }
+  }
+  if (query.location !== undefined) filter.locationContains = query.location;
+  if (query.vendor_slug !== undefined) filter.vendorSlug = query.vendor_slug;
+  return empty ? null : filter;
+}
+
+async function pageOfListings(
+  db: Db,
+  kind: KindDescriptor,
+  filter: repo.ListingFilter | null,
+  order: repo.ListingOrder,
+  page: Page,
+): Promise<{ count: number; results: Listing[] }> {
+  if (!filter) return { count: 0, results: [] };
+  const [count, rows] = await Promise.all([
+    repo.countListings(db, filter),
+    repo.listListings(db, filter, order, page),
+  ]);
+  return { count, results: rows.map((row) => toListing(kind, row)) };
+}
+
+/** Active listings of a kind, filtered and ordered as the query says. */
+export async function listPublicListings(
+  deps: CatalogDeps,
+  kind: KindDescriptor,
+  query: PublicListQuery,
+  page: Page,
+) {
+  return pageOfListings(deps.db, kind, publicFilter(deps, kind, query), orderOf(query.ordering), page);
+}
+
+export interface Visit {
+  params: Partial<Record<TrackingParam, string>>;
+  referrer: string;
+  userId: number | null;
+}
+
+/**
+ * A public detail view: the visible listing plus the click the view records. The hottest path of the
+ * service: one lookup and one insert.
+ */
+export async function viewListing(
+  deps: CatalogDeps,
+  kind: KindDescriptor,
+  publicId: string,
+  visit: Visit,
+): Promise<ListingView> {
+  const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
+  if (!row) throw listingNotFound(kind);
+  const click = await deps.recordClick({
+    listing: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
+    source: 'detail_view',
+    ...visit,
+  });
+  const view = toListing(kind, row) as ListingView;
+  view.marketing_click_id = click.marketing_click_id;
+  view.click_traffic_type = click.traffic_type;
+  return view;
+}
+
+/** A vendor's public profile and a page of their active listings of the kind. */
+export async function storefront(
+  deps: CatalogDeps,
+  kind: KindDescriptor,
+  slug: string,
+  ordering: Ordering | undefined,
+  page: Page,
+): Promise<{ vendor: VendorProfile; count: number; results: Listing[] }> {
+  const vendor = await findVendorBySlug(deps.db, slug);
+  if (!vendor) throw notFound('Vendor not found.');
+  const filter = { kind: kind.kind, activeOnly: true, vendorId: vendor.id };
+  return {
+    vendor: vendor.profile,
+    ...(await pageOfListings(deps.db, kind, filter, orderOf(ordering), page)),
+  };
+}
+
+// --- the vendor's own listings -----------------------------------------------------------------------------
+
+/** A request body of a vendor write, as validated by the kind's schema (API field names). */
+export type ListingBody = Record<string, unknown>;
+
+const ownFilter = (kind: KindDescriptor, vendorId: number, id: number): repo.ListingFilter => ({
+  kind: kind.kind,
+  activeOnly: false,
+  vendorId,
+  id,
+});
+
+export async function listOwnListings(deps: CatalogDeps, kind: KindDescriptor, vendorId: number, page: Page) {
+  const filter = { kind: kind.kind, activeOnly: false, vendorId };
+  return pageOfListings(deps.db, kind, filter, orderOf(), page);
+}
+
+export async function getOwnListing(
+  deps: CatalogDeps,
+  kind: KindDescriptor,
+  vendorId: number,
+  id: number,
+): Promise<Listing> {
+  const row = await repo.findListing(deps.db, ownFilter(kind, vendorId, id));
+  if (!row) throw listingNotFound(kind);
+  return toListing(kind, row);
+}
+
+const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<string, string>) => unknown> = {
+  details: (value, errors) => {
+    const json = JSON.stringify(value);
+    if (Buffer.byteLength(json) > MAX_DETAILS_BYTES)
+      errors.details = `At most ${MAX_DETAILS_BYTES / 1024} KiB as JSON.`;
+    return json;
+  },
+  duration_minutes: (value) => value,
+  capacity: (value) => value,
+};
+
+/**
+ * The columns a vendor write sets, from the fields present in the body (API names → columns); field
+ * errors are collected so that one answer names every bad field.
+ */
+async function columnsOf(
+  db: Db,
+  kind: KindDescriptor,
+  body: ListingBody,
+): Promise<Updateable<ListingsTable>> {
+  const errors: Record<string, string> = {};
+  const values: Updateable<ListingsTable> = {};
+  const text = (field: string) => (body[field] === undefined ? undefined : String(body[field]).trim());
+
+  if (body.public_id !== undefined) values.public_id = String(body.public_id);
+  values.title = text('title');
+  if (values.title === '') errors.title = 'This field may not be blank.';
+  values.description = text('description');
+  values.location = text(kind.locationField);
+  if (body[kind.priceField] !== undefined) {
+    const cents = parseMoney(body[kind.priceField]);
+    if (cents === null) errors[kind.priceField] = MONEY_MESSAGE;
+    else values.price_cents = cents;
+  }
+  if (body.is_active !== undefined) values.is_active = body.is_active ? 1 : 0;
+  for (const attribute of kind.attributes) {
+    if (body[attribute] !== undefined)
+      (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);
+  }
+  if (body.category_id !== undefined) {
+    values.category_id = Number(body.category_id);
+    if (!(await findCategory(db, values.category_id)))
+      errors.category_id = `Invalid pk "${values.category_id}" - object does not exist.`;
+  }
+  if (Object.keys(errors).length) throw invalidFields(errors);
+  for (const key of Object.keys(values) as (keyof typeof values)[])
+    if (values[key] === undefined) delete values[key];
+  return values;
+}
+
+/** Maps the constraint errors of a listing write to the field they concern. */
+async function writing<T>(kind: KindDescriptor, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    // (kind, public_id) is the only unique key of listings besides id
+    if (isUniqueViolation(error))
+      throw invalidFields({ public_id: `${kind.noun} with this public_id already exists.` });
+    // the category was deleted between the check and the write
+    if (isForeignKeyViolation(error)) throw invalidFields({ category_id: 'Category does not exist.' });
+    throw error;
+  }
+}
+
+async function reload(trx: Db, kind: KindDescriptor, vendorId: number, id: number): Promise<Listing> {
+  const row = await repo.findListing(trx, ownFilter(kind, vendorId, id));
+  if (!row) throw new Error(`listing ${id} not readable in the transaction that wrote it`);
+  return toListing(kind, row);
+}
+
+export async function createListing(
+  deps: CatalogDeps,
+  kind: KindDescriptor,
+  vendorId: number,
+  body: ListingBody,
+): Promise<Listing> {
+  const now = deps.clock.now().getTime();
+  return writing(kind, () =>
+    inTransaction(deps.db, async (trx) => {
+      const values = await columnsOf(trx, kind, body);
+      const id = await repo.insertListing(trx, {
+        description: '',
+        details: '{}',
+        location: '',
+        is_active: 1,
+        ...values,
+        kind: kind.kind,
+        vendor_id: vendorId,
+        archived_at: null,
+        created_at: now,
+        updated_at: now,
+      } as Insertable<ListingsTable>);
+      return reload(trx, kind, vendorId, id);
+    }),
+  );
+}
+
+/** PUT (the schema requires every writable field) and PATCH (any subset): the fields present are set. */
+export async function updateListing(
+  deps: CatalogDeps,
+  kind: KindDescriptor,
+  vendorId: number,
+  id: number,
+  body: ListingBody,
+): Promise<Listing> {
+  const now = deps.clock.now().getTime();
+  return writing(kind, () =>
+    inTransaction(deps.db, async (trx) => {
+      // another vendor's or an archived listing is a 404 before any field is judged
+      if (!(await repo.findListing(trx, ownFilter(kind, vendorId, id)))) throw listingNotFound(kind);
+      const values = await columnsOf(trx, kind, body);
+      await repo.updateListing(trx, kind.kind, vendorId, id, { ...values, updated_at: now });
+      return reload(trx, kind, vendorId, id);
+    }),
+  );
+}
+
+/** DELETE archives: the listing leaves every list and detail; its history and public_id stay. */
+export async function archiveListing(
+  deps: CatalogDeps,
+  kind: KindDescriptor,
+  vendorId: number,
+  id: number,
+): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const archived = await repo.updateListing(deps.db, kind.kind, vendorId, id, {
+    archived_at: now,
+    updated_at: now,
+  });
+  if (!archived) throw listingNotFound(kind);
+}

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { createAdventure, createEquipment, type ListingOut } from '../../helpers/catalog-factories.ts';
+import type { Account } from '../../helpers/factories.ts';
+
+/** What differs between the two listing kinds, so every catalog test runs for both. */
+export interface KindCase {
+  kind: 'equipment' | 'adventure';
+  /** public base, e.g. /api/v1/equipment */
+  base: string;
+  collection: 'items' | 'offerings';
+  price: 'price_per_day' | 'price_per_person';
+  location: 'location' | 'meeting_point';
+  defaultCategory: string;
+  create: (
+    app: FastifyInstance,
+    vendor: Pick<Account, 'token'>,
+    o?: Record<string, unknown>,
+  ) => Promise<ListingOut>;
+  /** the kind's own fields with valid values, for full-body writes */
+  own: Record<string, unknown>;
+  /** every field of the output object */
+  keys: string[];
+}
+
+const COMMON_KEYS = [
+  'id',
+  'public_id',
+  'title',
+  'description',
+  'is_active',
+  'category_id',
+  'category',
+  'vendor',
+  'created_at',
+  'updated_at',
+];
+
+export const EQUIPMENT_CASE: KindCase = {
+  kind: 'equipment',
+  base: '/api/v1/equipment',
+  collection: 'items',
+  price: 'price_per_day',
+  location: 'location',
+  defaultCategory: 'kayaks',
+  create: createEquipment,
+  own: { details: { seats: 2, colour: 'red' } },
+  keys: [...COMMON_KEYS, 'details', 'location', 'price_per_day'].sort(),
+};
+
+export const ADVENTURE_CASE: KindCase = {
+  kind: 'adventure',
+  base: '/api/v1/adventrues',
+  collection: 'offerings',
+  price: 'price_per_person',
+  location: 'meeting_point',
+  defaultCategory: 'boat-tours',
+  create: createAdventure,
+  own: { duration_minutes: 90, capacity: 6 },
+  keys: [...COMMON_KEYS, 'meeting_point', 'duration_minutes', 'capacity', 'price_per_person'].sort(),
+};
+
+export const KIND_CASES = [EQUIPMENT_CASE, ADVENTURE_CASE];
+
+export const vendorPath = (k: KindCase, id?: number) =>
+  `${k.base}/vendor/${k.collection}/${id === undefined ? '' : `${id}/`}`;
+export const publicPath = (k: KindCase, publicId?: string) =>
+  `${k.base}/${k.collection}/${publicId === undefined ? '' : `${encodeURIComponent(publicId)}/`}`;
