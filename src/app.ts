@@ -16,6 +16,7 @@ import { registerRouteConventions } from './http/openapi.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
+import { marketingRoutes } from './modules/marketing/index.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -123,6 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     deps: accountsDeps,
     rateLimits: config.rateLimits,
   });
+  await app.register(marketingRoutes, { prefix: '/api/v1/marketing', deps: { db, clock } });
 
   return app;
 }

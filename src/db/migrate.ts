@@ -6,6 +6,7 @@ import * as catalog from './migrations/2026112102-catalog.ts';
 import * as booking from './migrations/2026112103-booking.ts';
 import * as payments from './migrations/2026112104-payments.ts';
 import * as marketing from './migrations/2026112105-marketing.ts';
+import * as marketingAnalytics from './migrations/2026112203-marketing-analytics.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026112103-booking': booking,
   '2026112104-payments': payments,
   '2026112105-marketing': marketing,
+  '2026112203-marketing-analytics': marketingAnalytics,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */
