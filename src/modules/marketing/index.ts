@@ -1,6 +1,5 @@
 // The marketing module's interface. Lower modules never import it: buildApp hands them these functions.
 export {
-  conversionRate,
   listVendorClicks,
   type MarketingDeps,
   summariseVendorClicks,

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as analyticsMigration from '../../../src/db/migrations/2026112203-marketing-analytics.ts';
 import {
+  conversionRate,
   summariseVendorClicks,
   type VendorSummary,
 } from '../../../src/modules/marketing/analytics.service.ts';
@@ -150,6 +151,24 @@ function model(
     campaigns,
   };
 }
+
+describe('conversion rates', () => {
+  it.each([
+    [2, 3, 0.6667],
+    [5, 8, 0.625],
+    [1, 32, 0.0313], // 0.03125: halves round up
+    [1, 20_000, 0.0001], // 0.00005
+    [1, 20_001, 0],
+    [123_456, 1_000_000, 0.1235],
+    [7, 3, 2.3333], // bookings in range may come from clicks before it
+    [0, 5, 0],
+    [4, 4, 1],
+    [3, 0, null],
+    [0, 0, null],
+  ])('%i bookings / %i clicks = %s', (bookings, clicks, expected) => {
+    expect(conversionRate(bookings, clicks)).toBe(expected);
+  });
+});
 
 describe('summary exactness', () => {
   it('equals a plain model on random clicks, bookings and ranges (rollup and raw alike)', async () => {
