@@ -20,7 +20,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
 import { bookingRoutes, listingBookableIn } from './modules/booking/index.ts';
 import { type CatalogDeps, catalogRoutes } from './modules/catalog/index.ts';
-import { findClickForAttribution, recordListingClick } from './modules/marketing/index.ts';
+import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
 
 export interface AppDeps {
@@ -155,6 +155,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     availableIn: (from, to) => listingBookableIn(from, to, clock.now().getTime()),
   };
   await app.register(catalogRoutes, { prefix: '/api/v1', deps: catalogDeps });
+  await app.register(marketingRoutes, { prefix: '/api/v1/marketing', deps: { db, clock } });
 
   return app;
 }

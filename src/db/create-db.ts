@@ -101,3 +101,25 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Db) => Pr
     }
   });
 }
+
+/**
+ * Runs several reads on one consistent snapshot (a report made of a few queries must not mix moments).
+ * PostgreSQL: a read-only REPEATABLE READ transaction. SQLite: a deferred transaction, which in WAL mode
+ * holds a read snapshot without taking the write lock, so writers are never blocked by it.
+ */
+export async function inReadSnapshot<T>(db: Kysely<Database>, fn: (trx: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === 'postgres') {
+    return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
+  }
+  return db.connection().execute(async (conn) => {
+    await sql`begin deferred`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(conn).catch(() => {});
+      throw error;
+    }
+  });
+}

@@ -7,6 +7,7 @@ import * as booking from './migrations/2026112103-booking.ts';
 import * as payments from './migrations/2026112104-payments.ts';
 import * as marketing from './migrations/2026112105-marketing.ts';
 import * as catalogSearch from './migrations/2026112201-catalog-search.ts';
+import * as marketingAnalytics from './migrations/2026112203-marketing-analytics.ts';
 import * as paymentsOpenUnique from './migrations/2026112204-payments-open-unique.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '2026112104-payments': payments,
   '2026112105-marketing': marketing,
   '2026112201-catalog-search': catalogSearch,
+  '2026112203-marketing-analytics': marketingAnalytics,
   '2026112204-payments-open-unique': paymentsOpenUnique,
 };
 

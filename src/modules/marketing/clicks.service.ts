@@ -1,6 +1,7 @@
-import type { ClickSource, Db, TrafficType } from '../../db/database.ts';
+import type { ClickSource, Db, ListingKind, TrafficType } from '../../db/database.ts';
+import { notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { ListingRef } from '../catalog/index.ts';
+import { findVisibleListingByPublicId, KINDS, type ListingRef } from '../catalog/index.ts';
 import { findClickById, insertClick } from './clicks.repository.ts';
 import { classifyTraffic, TRACKING_PARAMS, type TrackingParams } from './traffic.ts';
 
@@ -57,4 +58,34 @@ export async function findClickForAttribution(
   return (
     row && { id: row.id, listingId: row.listing_id, trafficType: row.traffic_type, createdAt: row.created_at }
   );
+}
+
+export interface TrackClickInput extends Partial<Record<(typeof TRACKING_PARAMS)[number], string | null>> {
+  listing_type: ListingKind;
+  public_id: string;
+  referrer?: string | null;
+}
+
+/**
+ * An explicit click track (POST track/click/): the listing must be publicly visible and of the given
+ * type; classified and stored like a detail view's click, with source 'track'. `userId` is the caller
+ * when a valid token came with the request.
+ */
+export async function trackListingClick(
+  db: Db,
+  clock: Clock,
+  input: TrackClickInput,
+  userId: number | null,
+): Promise<RecordedClick> {
+  const listing = await findVisibleListingByPublicId(db, input.listing_type, input.public_id);
+  if (!listing) throw notFound(`${KINDS[input.listing_type].noun} not found.`);
+  const params: TrackingParams = {};
+  for (const name of TRACKING_PARAMS) params[name] = input[name] ?? undefined;
+  return recordListingClick(db, clock, {
+    listing,
+    source: 'track',
+    params,
+    referrer: input.referrer ?? '',
+    userId,
+  });
 }

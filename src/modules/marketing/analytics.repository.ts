@@ -1,0 +1,251 @@
+import { sql } from 'kysely';
+import { dialectOf } from '../../db/create-db.ts';
+import type { ClickSource, Db, ListingKind, TrafficType } from '../../db/database.ts';
+import type { Page } from '../../http/pagination.ts';
+
+// Analytics is a read model over the whole service: besides its own listing_clicks table it reads
+// `listings` (the click list shows public_id and title) and `bookings` (conversion) — read-only, in SQL,
+// and only in this file. Going through the catalog and booking modules row by row instead would mean
+// joins in JavaScript over hundreds of thousands of rows. Nothing here ever writes those tables.
+//
+// Every range is half-open: created_at >= from and created_at < to (epoch milliseconds).
+
+export interface VendorRange {
+  vendorId: number;
+  from: number;
+  to: number;
+}
+
+export interface ClickFilter extends VendorRange {
+  trafficType?: TrafficType;
+  listingKind?: ListingKind;
+  utmCampaign?: string;
+}
+
+function clicksMatching(db: Db, filter: ClickFilter) {
+  let query = db
+    .selectFrom('listing_clicks as c')
+    .where('c.vendor_id', '=', filter.vendorId)
+    .where('c.created_at', '>=', filter.from)
+    .where('c.created_at', '<', filter.to);
+  if (filter.trafficType) query = query.where('c.traffic_type', '=', filter.trafficType);
+  if (filter.listingKind) query = query.where('c.listing_kind', '=', filter.listingKind);
+  if (filter.utmCampaign) {
+    // The literal twin of the bound comparison lets SQLite use the partial campaign index.
+    query = query.where('c.utm_campaign', '=', filter.utmCampaign).where(sql<boolean>`c.utm_campaign <> ''`);
+  }
+  return query;
+}
+
+export async function countClicks(db: Db, filter: ClickFilter): Promise<number> {
+  const row = await clicksMatching(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface ClickListRow {
+  id: number;
+  listing_id: number;
+  listing_kind: ListingKind;
+  public_id: string;
+  title: string;
+  traffic_type: TrafficType;
+  source: ClickSource;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_term: string;
+  utm_content: string;
+  gclid: string;
+  fbclid: string;
+  referrer: string;
+  user_id: number | null;
+  created_at: number;
+}
+
+/** One page of a vendor's clicks, newest first; archived listings included (the join ignores state). */
+export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promise<ClickListRow[]> {
+  return clicksMatching(db, filter)
+    .innerJoin('listings as l', 'l.id', 'c.listing_id')
+    .select([
+      'c.id',
+      'c.listing_id',
+      'c.listing_kind',
+      'l.public_id',
+      'l.title',
+      'c.traffic_type',
+      'c.source',
+      'c.utm_source',
+      'c.utm_medium',
+      'c.utm_campaign',
+      'c.utm_term',
+      'c.utm_content',
+      'c.gclid',
+      'c.fbclid',
+      'c.referrer',
+      'c.user_id',
+      'c.created_at',
+    ])
+    .orderBy('c.created_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+// --- summary ---------------------------------------------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+
+export interface SummaryOptions {
+  /**
+   * SQLite: read whole UTC days from the listing_click_daily rollup (default). False reads raw clicks
+   * only, as PostgreSQL always does; tests compare both to prove the rollup exact.
+   */
+  rollup?: boolean;
+}
+
+type Part = { table: 'daily' | 'raw'; from: number; to: number };
+
+/**
+ * Where the clicks of [from, to) are counted: on PostgreSQL (or without rollup) the raw clicks of the whole
+ * range; on SQLite the rollup for the whole UTC days inside the range and the raw clicks of the partial
+ * days at either edge.
+ */
+function parts(db: Db, range: VendorRange, options: SummaryOptions): Part[] {
+  const { from, to } = range;
+  if (dialectOf(db) === 'postgres' || options.rollup === false) return [{ table: 'raw', from, to }];
+  const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
+  const endDay = Math.floor(to / DAY_MS) * DAY_MS;
+  if (firstDay >= endDay) return [{ table: 'raw', from, to }];
+  const result: Part[] = [{ table: 'daily', from: firstDay, to: endDay }];
+  if (from < firstDay) result.push({ table: 'raw', from, to: firstDay });
+  if (endDay < to) result.push({ table: 'raw', from: endDay, to });
+  return result;
+}
+
+/** Relation (traffic_type, clicks) over the vendor's clicks in range; each row counts `clicks` clicks. */
+function trafficCounts(db: Db, range: VendorRange, options: SummaryOptions) {
+  const { vendorId } = range;
+  return sql.join(
+    parts(db, range, options).map((p) =>
+      p.table === 'daily'
+        ? sql`select traffic_type, clicks from listing_click_daily
+              where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`
+        : sql`select traffic_type, 1 as clicks from listing_clicks
+              where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
+    ),
+    sql` union all `,
+  );
+}
+
+/**
+ * Relation (utm_source, utm_medium, utm_campaign, clicks) over the vendor's clicks in range that have a
+ * campaign. The literal `utm_campaign <> ''` lets SQLite use the partial covering index.
+ */
+function campaignCounts(db: Db, range: VendorRange, options: SummaryOptions) {
+  const { vendorId } = range;
+  return sql.join(
+    parts(db, range, options).map((p) =>
+      p.table === 'daily'
+        ? sql`select utm_source, utm_medium, utm_campaign, clicks from listing_click_daily
+              where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to} and utm_campaign <> ''`
+        : sql`select utm_source, utm_medium, utm_campaign, 1 as clicks from listing_clicks
+              where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}
+                and utm_campaign <> ''`,
+    ),
+    sql` union all `,
+  );
+}
+
+export interface SummaryTotals {
+  clicks_organic: number;
+  clicks_marketing: number;
+  bookings_organic: number;
+  bookings_marketing: number;
+  bookings_unattributed: number;
+}
+
+/**
+ * Clicks by traffic type and bookings by the traffic type of their click, in one statement. "Bookings in
+ * range" are created in range whatever their status; their click may be older than the range. A booking
+ * whose click is missing or belongs to another vendor counts as unattributed: it can then never reveal
+ * anything of another vendor, and the three booking counts always add up to the bookings in range.
+ */
+export async function summaryTotals(
+  db: Db,
+  range: VendorRange,
+  options: SummaryOptions = {},
+): Promise<SummaryTotals> {
+  const { vendorId, from, to } = range;
+  const { rows } = await sql<SummaryTotals>`
+    select k.clicks_organic, k.clicks_marketing,
+           b.bookings_organic, b.bookings_marketing, b.bookings_unattributed
+    from (
+      select coalesce(sum(clicks) filter (where traffic_type = 'organic'), 0) as clicks_organic,
+             coalesce(sum(clicks) filter (where traffic_type = 'marketing'), 0) as clicks_marketing
+      from (${trafficCounts(db, range, options)}) counted
+    ) k cross join (
+      select count(*) filter (where c.traffic_type = 'organic') as bookings_organic,
+             count(*) filter (where c.traffic_type = 'marketing') as bookings_marketing,
+             count(*) filter (where c.id is null) as bookings_unattributed
+      from bookings bk
+      left join listing_clicks c on c.id = bk.listing_click_id and c.vendor_id = bk.vendor_id
+      where bk.vendor_id = ${vendorId} and bk.created_at >= ${from} and bk.created_at < ${to}
+    ) b`.execute(db);
+  const row = rows[0];
+  return {
+    clicks_organic: Number(row.clicks_organic),
+    clicks_marketing: Number(row.clicks_marketing),
+    bookings_organic: Number(row.bookings_organic),
+    bookings_marketing: Number(row.bookings_marketing),
+    bookings_unattributed: Number(row.bookings_unattributed),
+  };
+}
+
+export interface CampaignRow {
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  clicks: number;
+  bookings: number;
+}
+
+export const MAX_CAMPAIGN_ROWS = 50;
+
+/**
+ * Campaign rows: the vendor's clicks in range counted by (utm_source, utm_medium, utm_campaign), merged
+ * with the bookings in range grouped by their click's triple (a campaign may have bookings whose clicks
+ * came before the range: clicks 0). UNION ALL then GROUP BY is the full outer join both databases run the
+ * same way; a group whose counts are all zero (a rollup row emptied by deleted clicks) is no campaign row.
+ * Ordering is byte-wise on both databases (PostgreSQL's default collation would sort by locale), and
+ * ties end on utm_source, utm_medium so that the order is total.
+ */
+export async function campaignRows(
+  db: Db,
+  range: VendorRange,
+  options: SummaryOptions = {},
+): Promise<CampaignRow[]> {
+  const { vendorId, from, to } = range;
+  const bytewise = dialectOf(db) === 'postgres' ? sql` collate "C"` : sql``;
+  const { rows } = await sql<CampaignRow>`
+    select utm_source, utm_medium, utm_campaign,
+           cast(sum(clicks) as integer) as clicks, cast(sum(bookings) as integer) as bookings
+    from (
+      select utm_source, utm_medium, utm_campaign, clicks, 0 as bookings
+      from (${campaignCounts(db, range, options)}) counted
+      union all
+      select c.utm_source, c.utm_medium, c.utm_campaign, 0 as clicks, 1 as bookings
+      from bookings bk
+      join listing_clicks c on c.id = bk.listing_click_id and c.vendor_id = bk.vendor_id
+      where bk.vendor_id = ${vendorId} and bk.created_at >= ${from} and bk.created_at < ${to}
+        and c.utm_campaign <> ''
+    ) merged
+    group by utm_source, utm_medium, utm_campaign
+    having sum(clicks) > 0 or sum(bookings) > 0
+    order by clicks desc, bookings desc,
+             utm_campaign${bytewise} asc, utm_source${bytewise} asc, utm_medium${bytewise} asc
+    limit ${MAX_CAMPAIGN_ROWS}`.execute(db);
+  return rows.map((r) => ({ ...r, clicks: Number(r.clicks), bookings: Number(r.bookings) }));
+}

@@ -1,0 +1,164 @@
+import type { Kysely } from 'kysely';
+import { inReadSnapshot } from '../../db/create-db.ts';
+import type { Database, ListingKind, TrafficType } from '../../db/database.ts';
+import { type FieldErrors, invalidFields, notFound } from '../../http/errors.ts';
+import type { Page } from '../../http/pagination.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
+import { KINDS } from '../catalog/index.ts';
+import * as repo from './analytics.repository.ts';
+
+export interface MarketingDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+export interface RangeQuery {
+  from: string;
+  to: string;
+}
+
+/** `from`/`to` as epoch milliseconds: both valid ISO 8601 and `to > from` (the range is [from, to)). */
+export function parseRange(query: RangeQuery): { from: number; to: number } {
+  const from = parseDateTime(query.from);
+  const to = parseDateTime(query.to);
+  const errors: FieldErrors = {};
+  const notADate = 'Enter a valid ISO 8601 datetime.';
+  if (from === null) errors.from = [notADate];
+  if (to === null) errors.to = [notADate];
+  else if (from !== null && to <= from) errors.to = ['Must be later than from.'];
+  if (from === null || to === null || errors.to) throw invalidFields(errors);
+  return { from, to };
+}
+
+function vendorOf(vendorId: number | null): number {
+  // A vendor account always has a profile; without one there is nothing of theirs to show.
+  if (vendorId === null) throw notFound('Vendor profile not found.');
+  return vendorId;
+}
+
+// --- click list ------------------------------------------------------------------------------------------
+
+export interface ClickListQuery extends RangeQuery {
+  traffic_type?: TrafficType;
+  listing_type?: ListingKind;
+  utm_campaign?: string;
+}
+
+function toClick(row: repo.ClickListRow) {
+  const ids = { equipment_item_id: null as number | null, adventure_offering_id: null as number | null };
+  ids[KINDS[row.listing_kind].idField] = row.listing_id;
+  return {
+    marketing_click_id: row.id,
+    listing_type: row.listing_kind,
+    public_id: row.public_id,
+    listing_title: row.title,
+    ...ids,
+    traffic_type: row.traffic_type,
+    source: row.source,
+    utm_source: row.utm_source,
+    utm_medium: row.utm_medium,
+    utm_campaign: row.utm_campaign,
+    utm_term: row.utm_term,
+    utm_content: row.utm_content,
+    gclid: row.gclid,
+    fbclid: row.fbclid,
+    referrer: row.referrer,
+    user_id: row.user_id,
+    created_at: formatDateTime(row.created_at),
+  };
+}
+export type Click = ReturnType<typeof toClick>;
+
+/**
+ * A vendor's clicks in [from, to), newest first, with the total count for pagination. `utm_campaign` is
+ * compared with the stored value, which is trimmed when recorded: the filter is trimmed the same way, and
+ * an empty one means no filter.
+ */
+export async function listVendorClicks(
+  deps: MarketingDeps,
+  vendorId: number | null,
+  query: ClickListQuery,
+  page: Page,
+): Promise<{ count: number; results: Click[] }> {
+  const filter: repo.ClickFilter = {
+    vendorId: vendorOf(vendorId),
+    ...parseRange(query),
+    trafficType: query.traffic_type,
+    listingKind: query.listing_type,
+    utmCampaign: query.utm_campaign?.trim() || undefined,
+  };
+  return inReadSnapshot(deps.db, async (db) => {
+    const count = await repo.countClicks(db, filter);
+    const rows = page.offset < count ? await repo.listClicks(db, filter, page) : [];
+    return { count, results: rows.map(toClick) };
+  });
+}
+
+// --- summary ---------------------------------------------------------------------------------------------
+
+/**
+ * bookings / clicks rounded half-up to 4 decimal places, computed on integers so that no binary
+ * fraction decides a rounding; null when there were no clicks.
+ */
+export function conversionRate(bookings: number, clicks: number): number | null {
+  if (clicks === 0) return null;
+  return Math.floor((2 * bookings * 10_000 + clicks) / (2 * clicks)) / 10_000;
+}
+
+export interface CampaignSummary {
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  clicks: number;
+  bookings: number;
+  conversion_rate: number | null;
+}
+
+export interface VendorSummary {
+  from: string;
+  to: string;
+  clicks: { organic: number; marketing: number; total: number };
+  bookings_attributed: { organic: number; marketing: number; unattributed: number };
+  conversion_rate_click_to_booking: { organic: number | null; marketing: number | null };
+  campaigns: CampaignSummary[];
+}
+
+/**
+ * The click-to-booking summary of a vendor over [from, to): two aggregate queries on one snapshot, all
+ * counting done by the database; JavaScript only shapes the at most 50 campaign rows.
+ */
+export async function summariseVendorClicks(
+  deps: MarketingDeps,
+  vendorId: number | null,
+  query: RangeQuery,
+  options: repo.SummaryOptions = {},
+): Promise<VendorSummary> {
+  const range = { vendorId: vendorOf(vendorId), ...parseRange(query) };
+  const [totals, campaigns] = await inReadSnapshot(deps.db, async (db) => [
+    await repo.summaryTotals(db, range, options),
+    await repo.campaignRows(db, range, options),
+  ]);
+  return {
+    from: formatDateTime(range.from),
+    to: formatDateTime(range.to),
+    clicks: {
+      organic: totals.clicks_organic,
+      marketing: totals.clicks_marketing,
+      total: totals.clicks_organic + totals.clicks_marketing,
+    },
+    bookings_attributed: {
+      organic: totals.bookings_organic,
+      marketing: totals.bookings_marketing,
+      unattributed: totals.bookings_unattributed,
+    },
+    conversion_rate_click_to_booking: {
+      organic: conversionRate(totals.bookings_organic, totals.clicks_organic),
+      marketing: conversionRate(totals.bookings_marketing, totals.clicks_marketing),
+    },
+    campaigns: campaigns.map((row) => ({
+      ...row,
+      conversion_rate: conversionRate(row.bookings, row.clicks),
+    })),
+  };
+}

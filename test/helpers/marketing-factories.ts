@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import type { BookingStatus, Database, ListingKind } from '../../src/db/database.ts';
+
+// Rows written straight into other modules' tables, so that the marketing tests do not depend on the
+// catalog and booking endpoints (built in parallel). Columns follow the storage conventions of
+// docs/architecture.md.
+
+export interface TestListing {
+  id: number;
+  kind: ListingKind;
+  publicId: string;
+  vendorId: number;
+  title: string;
+}
+
+let counter = 0;
+
+/** vendor_profiles.id of a vendor user. */
+export async function vendorProfileId(db: Kysely<Database>, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('vendor_profiles')
+    .select('id')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertListing(
+  db: Kysely<Database>,
+  vendorId: number,
+  kind: ListingKind,
+  overrides: { publicId?: string; title?: string; isActive?: boolean; archivedAt?: number | null } = {},
+): Promise<TestListing> {
+  counter++;
+  const publicId = overrides.publicId ?? `${kind}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+  const title = overrides.title ?? `${kind === 'equipment' ? 'Kayak' : 'Sea cave tour'} ${counter}`;
+  const category = await db
+    .selectFrom('categories')
+    .select('id')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const now = Date.UTC(2026, 0, 1);
+  const row = await db
+    .insertInto('listings')
+    .values({
+      kind,
+      vendor_id: vendorId,
+      category_id: category.id,
+      public_id: publicId,
+      title,
+      description: '',
+      details: '{}',
+      location: 'Lagos',
+      price_cents: 4500,
+      duration_minutes: kind === 'adventure' ? 120 : null,
+      capacity: kind === 'adventure' ? 8 : null,
+      is_active: overrides.isActive === false ? 0 : 1,
+      archived_at: overrides.archivedAt ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, kind, publicId, vendorId, title };
+}
+
+export async function archiveListing(db: Kysely<Database>, listingId: number, at: number): Promise<void> {
+  await db.updateTable('listings').set({ archived_at: at }).where('id', '=', listingId).execute();
+}
+
+/**
+ * A booking row created at `createdAt`. Each booking gets a window of its own (a day, far in the
+ * future), so PostgreSQL's no-overlap constraint never interferes.
+ */
+export async function insertBooking(
+  db: Kysely<Database>,
+  input: {
+    listing: TestListing;
+    customerId: number;
+    createdAt: number;
+    clickId?: number | null;
+    status?: BookingStatus;
+  },
+): Promise<number> {
+  counter++;
+  const startsAt = Date.UTC(2027, 0, 1) + counter * 86_400_000;
+  const row = await db
+    .insertInto('bookings')
+    .values({
+      listing_id: input.listing.id,
+      listing_kind: input.listing.kind,
+      vendor_id: input.listing.vendorId,
+      customer_id: input.customerId,
+      status: input.status ?? 'requested',
+      starts_at: startsAt,
+      ends_at: startsAt + 86_400_000,
+      participants_count: input.listing.kind === 'adventure' ? 1 : null,
+      customer_notes: '',
+      vendor_notes: '',
+      total_price_cents: 4500,
+      currency: 'usd',
+      listing_click_id: input.clickId ?? null,
+      created_at: input.createdAt,
+      updated_at: input.createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

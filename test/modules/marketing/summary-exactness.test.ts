@@ -1,0 +1,341 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as analyticsMigration from '../../../src/db/migrations/2026112203-marketing-analytics.ts';
+import {
+  conversionRate,
+  summariseVendorClicks,
+  type VendorSummary,
+} from '../../../src/modules/marketing/analytics.service.ts';
+import { recordListingClick } from '../../../src/modules/marketing/index.ts';
+import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
+import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
+import {
+  insertBooking,
+  insertListing,
+  type TestListing,
+  vendorProfileId,
+} from '../../helpers/marketing-factories.ts';
+
+// The summary against an independent model written in plain JavaScript, on random clicks, bookings and
+// ranges; and, on SQLite, the daily rollup against the raw clicks it summarises.
+
+const DAY = 86_400_000;
+let t: TestApp;
+let vendors: { id: number; listings: TestListing[] }[];
+let customerId: number;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  vendors = [];
+  for (let i = 0; i < 2; i++) {
+    const account = await registerVendor(t.app);
+    const id = await vendorProfileId(t.db, account.id);
+    vendors.push({
+      id,
+      listings: [await insertListing(t.db, id, 'equipment'), await insertListing(t.db, id, 'adventure')],
+    });
+  }
+  customerId = (await registerCustomer(t.app)).id;
+});
+afterAll(() => t.close());
+
+const deps = () => ({ db: t.db, clock: t.clock });
+
+const CAMPAIGNS = [
+  { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'summer' },
+  { utm_source: 'facebook', utm_medium: 'social', utm_campaign: 'summer' },
+  { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'Summer' },
+  { utm_source: 'newsletter', utm_medium: '', utm_campaign: 'spring' },
+  { utm_source: '', utm_medium: '', utm_campaign: 'x' },
+  { gclid: 'abc' }, // marketing without a campaign
+  { utm_source: 'google', utm_medium: 'cpc' }, // marketing without a campaign
+  {}, // organic
+  {},
+];
+
+type ClickSpec = { vendor: number; listing: number; at: number; params: number };
+type BookingSpec = { vendor: number; at: number; click: number | null };
+
+// Instants within a 4-day window, often exactly on a midnight or a millisecond off one.
+const instant = fc.oneof(
+  fc.integer({ min: 0, max: 4 * DAY - 1 }),
+  fc.integer({ min: 0, max: 4 }).map((d) => d * DAY),
+  fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(-1, 1)).map(([d, off]) => d * DAY + off),
+);
+const clickSpec = fc.record({
+  vendor: fc.integer({ min: 0, max: 1 }),
+  listing: fc.integer({ min: 0, max: 1 }),
+  at: instant,
+  params: fc.integer({ min: 0, max: CAMPAIGNS.length - 1 }),
+});
+const dataset = fc.record({
+  clicks: fc.array(clickSpec, { minLength: 0, maxLength: 30 }),
+  bookings: fc.array(
+    fc.record({
+      vendor: fc.integer({ min: 0, max: 1 }),
+      at: instant,
+      click: fc.option(fc.nat(), { nil: null }),
+    }),
+    { maxLength: 12 },
+  ),
+  ranges: fc.array(fc.tuple(instant, instant), { minLength: 1, maxLength: 6 }),
+});
+
+type StoredClick = ClickSpec & { id: number; trafficType: 'organic' | 'marketing'; triple: string[] | null };
+
+/** The summary, computed from the spec's words on plain arrays. */
+function model(
+  vendor: number,
+  from: number,
+  to: number,
+  clicks: StoredClick[],
+  bookings: (BookingSpec & { clickIndex: number | null })[],
+): VendorSummary {
+  const inRange = (at: number) => at >= from && at < to;
+  const myClicks = clicks.filter((c) => c.vendor === vendor && inRange(c.at));
+  const myBookings = bookings.filter((b) => b.vendor === vendor && inRange(b.at));
+  const clickOf = (b: { clickIndex: number | null }) => {
+    const click = b.clickIndex === null ? undefined : clicks[b.clickIndex];
+    return click && click.vendor === vendor ? click : undefined; // another vendor's click is no attribution
+  };
+  const count = <T>(items: T[], pred: (x: T) => boolean) => items.filter(pred).length;
+  const rate = (b: number, c: number) => (c === 0 ? null : Math.round((b / c) * 10_000) / 10_000);
+  const organic = count(myClicks, (c) => c.trafficType === 'organic');
+  const marketing = count(myClicks, (c) => c.trafficType === 'marketing');
+  const bOrganic = count(myBookings, (b) => clickOf(b)?.trafficType === 'organic');
+  const bMarketing = count(myBookings, (b) => clickOf(b)?.trafficType === 'marketing');
+  const rows = new Map<string, { triple: string[]; clicks: number; bookings: number }>();
+  const row = (triple: string[]) => {
+    const key = JSON.stringify(triple);
+    if (!rows.has(key)) rows.set(key, { triple, clicks: 0, bookings: 0 });
+    return rows.get(key)!;
+  };
+  for (const c of myClicks) if (c.triple) row(c.triple).clicks++;
+  for (const b of myBookings) {
+    const triple = clickOf(b)?.triple;
+    if (triple) row(triple).bookings++;
+  }
+  const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0); // ASCII: code units = bytes
+  const campaigns = [...rows.values()]
+    .sort(
+      (a, b) =>
+        b.clicks - a.clicks ||
+        b.bookings - a.bookings ||
+        byteOrder(a.triple[2], b.triple[2]) ||
+        byteOrder(a.triple[0], b.triple[0]) ||
+        byteOrder(a.triple[1], b.triple[1]),
+    )
+    .slice(0, 50)
+    .map((r) => ({
+      utm_source: r.triple[0],
+      utm_medium: r.triple[1],
+      utm_campaign: r.triple[2],
+      clicks: r.clicks,
+      bookings: r.bookings,
+      conversion_rate: rate(r.bookings, r.clicks),
+    }));
+  return {
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    clicks: { organic, marketing, total: organic + marketing },
+    bookings_attributed: {
+      organic: bOrganic,
+      marketing: bMarketing,
+      unattributed: myBookings.length - bOrganic - bMarketing,
+    },
+    conversion_rate_click_to_booking: {
+      organic: rate(bOrganic, organic),
+      marketing: rate(bMarketing, marketing),
+    },
+    campaigns,
+  };
+}
+
+describe('conversion rates', () => {
+  it.each([
+    [2, 3, 0.6667],
+    [5, 8, 0.625],
+    [1, 32, 0.0313], // 0.03125: halves round up
+    [1, 20_000, 0.0001], // 0.00005
+    [1, 20_001, 0],
+    [123_456, 1_000_000, 0.1235],
+    [7, 3, 2.3333], // bookings in range may come from clicks before it
+    [0, 5, 0],
+    [4, 4, 1],
+    [3, 0, null],
+    [0, 0, null],
+  ])('%i bookings / %i clicks = %s', (bookings, clicks, expected) => {
+    expect(conversionRate(bookings, clicks)).toBe(expected);
+  });
+});
+
+describe('summary exactness', () => {
+  it('equals a plain model on random clicks, bookings and ranges (rollup and raw alike)', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(dataset, async ({ clicks, bookings, ranges }) => {
+        // Each run gets a window of its own, so that earlier runs' rows never fall into its ranges.
+        const base = Date.UTC(2026, 0, 1) + run++ * 10 * DAY;
+        const stored: StoredClick[] = [];
+        for (const spec of clicks) {
+          t.clock.set(new Date(base + spec.at));
+          const params = CAMPAIGNS[spec.params] as Record<string, string>;
+          const recorded = await recordListingClick(t.db, t.clock, {
+            listing: vendors[spec.vendor].listings[spec.listing],
+            source: 'track',
+            params,
+          });
+          stored.push({
+            ...spec,
+            at: base + spec.at,
+            id: recorded.marketing_click_id,
+            trafficType: recorded.traffic_type,
+            triple: params.utm_campaign ? [params.utm_source, params.utm_medium, params.utm_campaign] : null,
+          });
+        }
+        const storedBookings = [];
+        for (const spec of bookings) {
+          const clickIndex = spec.click === null || stored.length === 0 ? null : spec.click % stored.length;
+          await insertBooking(t.db, {
+            listing: vendors[spec.vendor].listings[0],
+            customerId,
+            createdAt: base + spec.at,
+            clickId: clickIndex === null ? null : stored[clickIndex].id,
+          });
+          storedBookings.push({ ...spec, at: base + spec.at, clickIndex });
+        }
+        for (const [a, b] of ranges) {
+          if (a === b) continue;
+          const from = base + Math.min(a, b);
+          const to = base + Math.max(a, b);
+          const query = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+          for (const v of [0, 1]) {
+            const expected = model(v, from, to, stored, storedBookings);
+            expect(await summariseVendorClicks(deps(), vendors[v].id, query)).toEqual(expected);
+            expect(await summariseVendorClicks(deps(), vendors[v].id, query, { rollup: false })).toEqual(
+              expected,
+            );
+          }
+        }
+      }),
+      { numRuns: usingPostgres ? 15 : 40 },
+    );
+  });
+});
+
+// --- SQLite's daily rollup -------------------------------------------------------------------------------
+
+type RollupRow = {
+  vendor_id: number;
+  day: number;
+  traffic_type: string;
+  utm_campaign: string;
+  utm_source: string;
+  utm_medium: string;
+  clicks: number;
+};
+
+/** The rollup as stored (empty rows dropped) and as recomputed from listing_clicks. */
+async function rollupAndRaw() {
+  const stored = await sql<RollupRow>`
+    select vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium, clicks
+    from listing_click_daily where clicks <> 0
+    order by vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium`.execute(t.db);
+  const raw = await sql<RollupRow>`
+    select vendor_id, created_at - ((created_at % ${DAY}) + ${DAY}) % ${DAY} as day, traffic_type, utm_campaign,
+           case when utm_campaign <> '' then utm_source else '' end as utm_source,
+           case when utm_campaign <> '' then utm_medium else '' end as utm_medium,
+           count(*) as clicks
+    from listing_clicks
+    group by 1, 2, 3, 4, 5, 6
+    order by 1, 2, 3, 4, 5, 6`.execute(t.db);
+  return { stored: stored.rows, raw: raw.rows };
+}
+
+describe.skipIf(usingPostgres)('SQLite daily rollup', () => {
+  it('follows inserts from any writer, deletes and updates of clicks exactly', async () => {
+    const [kayak, tour] = vendors[0].listings;
+    const base = Date.UTC(2025, 5, 1);
+    t.clock.set(new Date(base + 5 * 3_600_000));
+    await recordListingClick(t.db, t.clock, { listing: kayak, source: 'detail_view', params: {} });
+    // a writer outside the service (a seed script, another module's test) is followed too
+    await t.db
+      .insertInto('listing_clicks')
+      .values({
+        listing_id: tour.id,
+        listing_kind: 'adventure',
+        vendor_id: tour.vendorId,
+        traffic_type: 'marketing',
+        source: 'track',
+        utm_source: 'google',
+        utm_medium: 'cpc',
+        utm_campaign: 'dawn',
+        utm_term: '',
+        utm_content: '',
+        gclid: '',
+        fbclid: '',
+        referrer: '',
+        user_id: null,
+        created_at: base + DAY - 1,
+      })
+      .execute();
+    const dawn = await t.db
+      .selectFrom('listing_clicks')
+      .select('id')
+      .where('utm_campaign', '=', 'dawn')
+      .executeTakeFirstOrThrow();
+    expect((await rollupAndRaw()).stored).toEqual((await rollupAndRaw()).raw);
+
+    const query = { from: new Date(base).toISOString(), to: new Date(base + 3 * DAY).toISOString() };
+    const before = await summariseVendorClicks(deps(), vendors[0].id, query);
+    expect(before.campaigns).toEqual([
+      expect.objectContaining({ utm_campaign: 'dawn', utm_source: 'google', clicks: 1 }),
+    ]);
+
+    // moved to the next day and to another campaign: the old row is emptied, the new one counts it
+    await t.db
+      .updateTable('listing_clicks')
+      .set({ created_at: base + DAY + 1, utm_campaign: 'dusk' })
+      .where('id', '=', dawn.id)
+      .execute();
+    let state = await rollupAndRaw();
+    expect(state.stored).toEqual(state.raw);
+    const moved = await summariseVendorClicks(deps(), vendors[0].id, query);
+    expect(moved.campaigns.map((row) => [row.utm_campaign, row.clicks])).toEqual([['dusk', 1]]);
+    expect(moved).toEqual(await summariseVendorClicks(deps(), vendors[0].id, query, { rollup: false }));
+
+    // deleted: the emptied rollup row is no campaign row at all
+    await t.db.deleteFrom('listing_clicks').where('id', '=', dawn.id).execute();
+    state = await rollupAndRaw();
+    expect(state.stored).toEqual(state.raw);
+    const after = await summariseVendorClicks(deps(), vendors[0].id, query);
+    expect(after.campaigns).toEqual([]);
+    expect(after.clicks).toEqual({ organic: 1, marketing: 0, total: 1 });
+    expect(after).toEqual(await summariseVendorClicks(deps(), vendors[0].id, query, { rollup: false }));
+  });
+
+  it('is backfilled from the clicks that exist when the migration runs', async () => {
+    await analyticsMigration.down(t.db);
+    const [kayak] = vendors[1].listings;
+    for (const at of ['2025-03-01T10:00:00Z', '2025-03-01T23:59:59.999Z', '2025-03-02T00:00:00Z']) {
+      t.clock.set(at);
+      await recordListingClick(t.db, t.clock, {
+        listing: kayak,
+        source: 'track',
+        params: { utm_source: 'google', utm_campaign: 'backfill' },
+      });
+    }
+    await analyticsMigration.up(t.db);
+    const state = await rollupAndRaw();
+    expect(state.stored).toEqual(state.raw);
+    expect(
+      state.stored
+        .filter((r) => r.utm_campaign === 'backfill')
+        .map((r) => [new Date(r.day).toISOString(), r.clicks]),
+    ).toEqual([
+      ['2025-03-01T00:00:00.000Z', 2],
+      ['2025-03-02T00:00:00.000Z', 1],
+    ]);
+  });
+});
