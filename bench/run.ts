@@ -111,6 +111,8 @@ function startNode(name: string, args: string[], env: Record<string, string>) {
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
+  // a failed spawn (no such binary) surfaces in waitFor instead of crashing the run before the cleanup
+  child.on('error', (error) => collect(Buffer.from(`${name}: ${error.message}`)));
   cleanups.push({ name, run: () => stopProcess(child) });
   return { child, output };
 }
@@ -121,7 +123,10 @@ async function runToEnd(args: string[], env: Record<string, string>): Promise<vo
     env: { ...process.env, ...env },
     stdio: 'inherit',
   });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('exit', resolve);
+    child.once('error', reject);
+  });
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
 }
 
@@ -139,8 +144,10 @@ async function freePort(): Promise<number> {
 async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>, tail: string[]) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}):\n${tail.join('\n')}`);
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined)
+      throw new Error(
+        `${what} stopped (${child.exitCode ?? child.signalCode ?? 'did not start'}):\n${tail.join('\n')}`,
+      );
     if (await ready().catch(() => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -508,6 +515,7 @@ async function main(): Promise<number> {
       if (match) resolve(Number(match[1]));
     });
     ceilingProcess.child.once('exit', (code) => reject(new Error(`the ceiling server exited with ${code}`)));
+    ceilingProcess.child.once('error', reject);
   });
 
   // 5. scenarios
