@@ -1,1 +1,702 @@
-console.log('benchmark: not built yet (see the benchmark issue)');
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
+import pg from 'pg';
+import { createDb } from '../src/db/create-db.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import {
+  BENCH_CAMPAIGNS,
+  BENCH_PASSWORD,
+  BENCH_VENDOR_EMAIL,
+  benchDataPresent,
+  SEED_DEFAULTS,
+  type SeedBenchSizes,
+} from '../src/tools/seed-bench.ts';
+
+// The benchmark: seeds a database, starts the real server as its own process, and measures the hot
+// paths with autocannon beside a bare node:http server (the machine's ceiling). See README "Performance".
+
+const USAGE = `Usage: npm run bench -- [--quick] [--reuse] [--db URL] [--only a,b,...] [--duration S]
+
+  --quick        smaller data set and 5 s scenarios: the whole run in under two minutes
+  --reuse        keep the database and use it again next time (seeded only when it lacks the bench data);
+                 without --db: a fixed file in the temp directory; with --db postgres://: that database
+  --db URL       sqlite:<file> (seeded when new, then kept) or postgres://... (a fresh database is created
+                 on that server and dropped at the end, unless --reuse)
+  --only LIST    scenarios to run, e.g. a,b (the ceiling is always measured)
+  --duration S   seconds per scenario (default 10, quick 5)
+  --node-args=A  extra Node flags for the server process, e.g. --node-args="--cpu-prof --cpu-prof-dir=bench/results"
+`;
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const RSS_LIMIT_MB = 200;
+
+interface Profile {
+  seed: SeedBenchSizes;
+  duration: number;
+  warmup: number;
+  connections: number;
+  summaryConnections: number;
+  /** bench customers that log in and share the booking requests */
+  customers: number;
+}
+
+const FULL: Profile = {
+  seed: SEED_DEFAULTS,
+  duration: 10,
+  warmup: 2,
+  connections: 50,
+  summaryConnections: 4,
+  customers: 50,
+};
+const QUICK: Profile = {
+  seed: { vendors: 20, items: 2_000, adventures: 2_000, clicks: 100_000, bookings: 10_000, customers: 200 },
+  duration: 5,
+  warmup: 1,
+  connections: 50,
+  summaryConnections: 4,
+  customers: 20,
+};
+
+// --- processes ----------------------------------------------------------------------------------------
+
+const cleanups: { name: string; run: () => Promise<void> }[] = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length) {
+    const step = cleanups.pop()!;
+    await step.run().catch((error) => console.error(`cleanup (${step.name}) failed: ${error}`));
+  }
+}
+
+/** Stops a process started in its own process group: SIGTERM to the group, SIGKILL after 5 s. */
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  signalGroup('SIGTERM');
+  const timer = setTimeout(() => signalGroup('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts `node <args>` with the project's Node in its own process group, keeping its last output lines. */
+function startNode(name: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const output = { lines: 0, tail: [] as string[] };
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line.trim()) continue;
+      output.lines++;
+      output.tail.push(line);
+      if (output.tail.length > 20) output.tail.shift();
+    }
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  // a failed spawn (no such binary) surfaces in waitFor instead of crashing the run before the cleanup
+  child.on('error', (error) => collect(Buffer.from(`${name}: ${error.message}`)));
+  cleanups.push({ name, run: () => stopProcess(child) });
+  return { child, output };
+}
+
+async function runToEnd(args: string[], env: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('exit', resolve);
+    child.once('error', reject);
+  });
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>, tail: string[]) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined)
+      throw new Error(
+        `${what} stopped (${child.exitCode ?? child.signalCode ?? 'did not start'}):\n${tail.join('\n')}`,
+      );
+    if (await ready().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what} did not become ready within 60 s:\n${tail.join('\n')}`);
+}
+
+function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+// --- database -----------------------------------------------------------------------------------------
+
+interface BenchDatabase {
+  url: string;
+  /** shown in the report; no password */
+  label: string;
+  reused: boolean;
+}
+
+async function prepareDatabase(
+  option: string | undefined,
+  reuse: boolean,
+  quick: boolean,
+): Promise<BenchDatabase> {
+  if (!option) {
+    if (reuse) {
+      const file = join(tmpdir(), quick ? 'waterbook-bench-quick.sqlite' : 'waterbook-bench.sqlite');
+      return { url: `sqlite:${file}`, label: `sqlite:${file}`, reused: existsSync(file) };
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'waterbook-bench-'));
+    cleanups.push({ name: 'temp database', run: async () => rmSync(dir, { recursive: true, force: true }) });
+    return { url: `sqlite:${join(dir, 'bench.sqlite')}`, label: 'sqlite (temp file)', reused: false };
+  }
+  if (option.startsWith('sqlite:')) {
+    const file = option.slice('sqlite:'.length);
+    if (!reuse && existsSync(file)) {
+      throw new Error(`${file} exists: pass --reuse to benchmark on it, or remove it for a fresh seed`);
+    }
+    return { url: option, label: option, reused: existsSync(file) };
+  }
+  if (!/^postgres(ql)?:\/\//.test(option)) throw new Error('--db must be sqlite:<file> or postgres://...');
+  const server = new URL(option);
+  const label = `${server.protocol}//${server.host}`;
+  if (reuse) return { url: option, label: `${label}${server.pathname}`, reused: true };
+  const name = `waterbook_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: option });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  cleanups.push({
+    name: `drop database ${name}`,
+    run: async () => {
+      const client = new pg.Client({ connectionString: option });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  });
+  server.pathname = `/${name}`;
+  return { url: server.toString(), label: `${label}/${name} (fresh)`, reused: false };
+}
+
+/** Seeds through the command line (as a user would) unless the database already holds the bench data. */
+async function ensureSeeded(url: string, sizes: SeedBenchSizes): Promise<{ seeded: boolean; ms: number }> {
+  const handle = createDb(url);
+  let present: boolean;
+  try {
+    await migrateToLatest(handle.db);
+    present = await benchDataPresent(handle.db);
+  } finally {
+    await handle.close();
+  }
+  if (present) return { seeded: false, ms: 0 };
+  const started = performance.now();
+  const args = Object.entries(sizes).flatMap(([name, value]) => [`--${name}`, String(value)]);
+  await runToEnd(['src/cli.ts', 'seed-bench', ...args], { DATABASE_URL: url });
+  return { seeded: true, ms: Math.round(performance.now() - started) };
+}
+
+interface Fixtures {
+  items: { id: number; publicId: string }[];
+  customerEmails: string[];
+  /** end of the latest booking window: the booking scenario books after it, so every request succeeds */
+  latestBookingEnd: number;
+}
+
+async function readFixtures(url: string, customers: number): Promise<Fixtures> {
+  const { db, close } = createDb(url);
+  try {
+    const vendor = await db
+      .selectFrom('users')
+      .innerJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
+      .select('vendor_profiles.id')
+      .where('users.email', '=', BENCH_VENDOR_EMAIL)
+      .executeTakeFirstOrThrow();
+    const items = await db
+      .selectFrom('listings')
+      .select(['id', 'public_id'])
+      .where('vendor_id', '=', vendor.id)
+      .where('kind', '=', 'equipment')
+      .where('public_id', 'like', 'bench-item-%')
+      .where('is_active', '=', 1)
+      .where('archived_at', 'is', null)
+      .orderBy('public_id')
+      .limit(1000)
+      .execute();
+    const emails = await db
+      .selectFrom('users')
+      .select('email')
+      .where('email', 'like', 'bench-customer-%')
+      .where('is_vendor', '=', 0)
+      .orderBy('id')
+      .limit(customers)
+      .execute();
+    const latest = await db
+      .selectFrom('bookings')
+      .select((eb) => eb.fn.max('ends_at').as('m'))
+      .executeTakeFirst();
+    if (!items.length) throw new Error('the bench vendor has no bench-item-* items');
+    if (!emails.length) throw new Error('no bench-customer-* accounts');
+    return {
+      items: items.map((i) => ({ id: i.id, publicId: i.public_id })),
+      customerEmails: emails.map((e) => e.email),
+      latestBookingEnd: Number(latest?.m ?? 0),
+    };
+  } finally {
+    await close();
+  }
+}
+
+// --- load ---------------------------------------------------------------------------------------------
+
+interface Measurement {
+  key: string;
+  title: string;
+  connections: number;
+  seconds: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  statuses: Record<string, number>;
+}
+
+/** One request per call of `make(n)`, n counting up across the warm-up and the measured run. */
+function rotating(make: (n: number) => AutocannonRequest): () => AutocannonRequest[] {
+  let n = 0;
+  return () => [{ setupRequest: (request) => ({ ...request, ...make(n++) }) }];
+}
+
+async function measure(
+  key: string,
+  title: string,
+  base: string,
+  connections: number,
+  requests: () => AutocannonRequest[],
+  profile: Profile,
+  seconds: number,
+): Promise<Measurement> {
+  process.stdout.write(`  ${key.padEnd(8)} ${title} ... `);
+  if (profile.warmup > 0)
+    await autocannon({ url: base, connections, duration: profile.warmup, requests: requests() });
+  const r: AutocannonResult = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: requests(),
+  });
+  const statuses = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  const m: Measurement = {
+    key,
+    title,
+    connections,
+    seconds,
+    requests: total,
+    rps: Math.round(total / seconds),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    statuses,
+  };
+  console.log(`${m.rps} req/s`);
+  return m;
+}
+
+async function login(base: string, email: string): Promise<string> {
+  const res = await fetch(`${base}/api/v1/accounts/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access: string }).access;
+}
+
+// --- report -------------------------------------------------------------------------------------------
+
+interface Row extends Measurement {
+  ratio: number;
+  target: string;
+  met: boolean;
+}
+
+function judge(m: Measurement, ceilingRps: number): Row {
+  const ratio = ceilingRps > 0 ? m.rps / ceilingRps : 0;
+  const clean = m.errors === 0 && m.non2xx === 0;
+  const min = { a: 0.5, b: 0.5, c: 0.5, d: 0.5, e: 0.2 }[m.key];
+  if (min !== undefined) return { ...m, ratio, target: `>= ${min} x ceiling`, met: clean && ratio >= min };
+  if (m.key === 'f')
+    return { ...m, ratio, target: 'p50 <= 25, p99 <= 100 ms', met: clean && m.p50 <= 25 && m.p99 <= 100 };
+  return { ...m, ratio, target: '', met: clean };
+}
+
+function printTable(rows: Row[], ceiling: Measurement, peakRssMb: number | null): void {
+  const header = [
+    'scenario',
+    'conn',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'non-2xx',
+    'statuses',
+    'ratio',
+    'target',
+    'ok',
+  ];
+  const line = (r: Measurement, ratio: string, target: string, ok: string) => [
+    `${r.key} ${r.title}`,
+    String(r.connections),
+    String(r.rps),
+    String(r.p50),
+    String(r.p99),
+    String(r.errors),
+    String(r.non2xx),
+    Object.entries(r.statuses)
+      .map(([code, n]) => `${code}:${n}`)
+      .join(' '),
+    ratio,
+    target,
+    ok,
+  ];
+  const body = [
+    line(ceiling, '1.00', '', ''),
+    ...rows.map((r) => line(r, r.ratio.toFixed(2), r.target, r.met ? 'yes' : 'NO')),
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i >= 1 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  console.log(`\n${fmt(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const b of body) console.log(fmt(b));
+  const rss = peakRssMb === null ? 'unknown' : `${peakRssMb.toFixed(1)} MB`;
+  const rssOk = peakRssMb !== null && peakRssMb <= RSS_LIMIT_MB;
+  console.log(`\nserver peak RSS: ${rss} (target <= ${RSS_LIMIT_MB} MB: ${rssOk ? 'yes' : 'NO'})`);
+}
+
+// --- main ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      reuse: { type: 'boolean', default: false },
+      db: { type: 'string' },
+      only: { type: 'string' },
+      duration: { type: 'string' },
+      'node-args': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const profile = values.quick ? QUICK : FULL;
+  const seconds = values.duration ? Number(values.duration) : profile.duration;
+  if (!Number.isFinite(seconds) || seconds < 1)
+    throw new Error('--duration must be a number of seconds >= 1');
+  const only = values.only ? new Set(values.only.split(',').map((s) => s.trim())) : null;
+  for (const key of only ?? [])
+    if (!'abcdef'.includes(key) || key.length !== 1) throw new Error(`--only: unknown scenario ${key}`);
+  const startedAt = new Date();
+  const runStart = performance.now();
+
+  // 1. database
+  const database = await prepareDatabase(values.db, values.reuse, values.quick);
+  console.log(`database: ${database.label}`);
+  const seed = await ensureSeeded(database.url, profile.seed);
+  console.log(seed.seeded ? `seeded in ${(seed.ms / 1000).toFixed(1)} s` : 'reusing the seeded data');
+  const fixtures = await readFixtures(database.url, profile.customers);
+
+  // 2. the real server, in its own process
+  const port = await freePort();
+  const nodeArgs = (values['node-args'] ?? '').split(/\s+/).filter(Boolean);
+  const server = startNode('server', [...nodeArgs, 'src/server.ts'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
+    PAYMENT_WEBHOOK_SECRET: 'bench-webhook-secret-0123456789',
+    ACCESS_TOKEN_TTL: '3600',
+    RATE_LIMIT_LOGIN: '1000000',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(
+    'the server',
+    server.child,
+    async () => (await fetch(`${base}/healthz`)).ok,
+    server.output.tail,
+  );
+  const pid = server.child.pid!;
+  let polledRssKb = 0;
+  const poller = setInterval(() => {
+    polledRssKb = Math.max(polledRssKb, procStatusKb(pid, 'VmRSS') ?? 0);
+  }, 250);
+  cleanups.push({ name: 'rss poller', run: async () => clearInterval(poller) });
+
+  // 3. tokens
+  const vendorToken = await login(base, BENCH_VENDOR_EMAIL);
+  const customerTokens: string[] = [];
+  for (let i = 0; i < fixtures.customerEmails.length; i += 4) {
+    customerTokens.push(
+      ...(await Promise.all(fixtures.customerEmails.slice(i, i + 4).map((e) => login(base, e)))),
+    );
+  }
+  console.log(`logged in: the bench vendor and ${customerTokens.length} customers`);
+
+  // 4. the ceiling: a bare node:http server with a body the size of a detail response
+  const items = fixtures.items;
+  const detailPath = (n: number) =>
+    `/api/v1/equipment/items/${items[n % items.length].publicId}/${
+      n % 4 === 3 ? '?utm_source=google&utm_medium=cpc&utm_campaign=bench-campaign-01' : ''
+    }`;
+  const sample = await fetch(`${base}${detailPath(0)}`);
+  const sampleBody = Buffer.from(await sample.arrayBuffer());
+  const bodyBytes = sample.ok ? sampleBody.length : 1024;
+  console.log(
+    `detail response: ${sample.status}, ${sampleBody.length} bytes; ceiling body: ${bodyBytes} bytes`,
+  );
+  const ceilingProcess = startNode('ceiling server', ['bench/ceiling-server.ts'], {
+    BODY_BYTES: String(bodyBytes),
+  });
+  const ceilingPort = await new Promise<number>((resolve, reject) => {
+    ceilingProcess.child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /"port":(\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    ceilingProcess.child.once('exit', (code) => reject(new Error(`the ceiling server exited with ${code}`)));
+    ceilingProcess.child.once('error', reject);
+  });
+
+  // 5. scenarios
+  const now = Date.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const dayStart = Math.floor(now / DAY) * DAY;
+  const json = (body: unknown, token?: string): Pick<AutocannonRequest, 'headers' | 'body'> => ({
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  // booking windows: hour n/items after every existing booking, on item n%items: all distinct
+  const bookingBase = Math.max(
+    Math.ceil(fixtures.latestBookingEnd / HOUR) * HOUR + HOUR,
+    dayStart + 180 * DAY,
+  );
+  const scenarios: {
+    key: string;
+    title: string;
+    connections: number;
+    requests: () => AutocannonRequest[];
+  }[] = [
+    {
+      key: 'a',
+      title: 'list lisbon 10-200',
+      connections: profile.connections,
+      requests: rotating(() => ({
+        method: 'GET',
+        path: '/api/v1/equipment/items/?location=lisbon&min_price=10&max_price=200',
+      })),
+    },
+    {
+      key: 'b',
+      title: 'detail (+click)',
+      connections: profile.connections,
+      requests: rotating((n) => ({ method: 'GET', path: detailPath(n) })),
+    },
+    {
+      key: 'c',
+      title: 'track click',
+      connections: profile.connections,
+      requests: rotating((n) => {
+        const campaign = n % 3 === 0 ? {} : BENCH_CAMPAIGNS[n % BENCH_CAMPAIGNS.length];
+        return {
+          method: 'POST',
+          path: '/api/v1/marketing/track/click/',
+          ...json({ listing_type: 'equipment', public_id: items[n % items.length].publicId, ...campaign }),
+        };
+      }),
+    },
+    {
+      key: 'd',
+      title: 'availability',
+      connections: profile.connections,
+      requests: rotating((n) => {
+        const starts = dayStart + (1 + (n % 28)) * DAY + 10 * HOUR;
+        return {
+          method: 'GET',
+          path: `/api/v1/booking/availability/?equipment_item_id=${items[n % items.length].id}&starts_at=${iso(starts)}&ends_at=${iso(starts + 4 * HOUR)}`,
+        };
+      }),
+    },
+    {
+      key: 'e',
+      title: 'booking request',
+      connections: profile.connections,
+      requests: rotating((n) => {
+        const starts = bookingBase + Math.floor(n / items.length) * HOUR;
+        return {
+          method: 'POST',
+          path: '/api/v1/booking/bookings/request/',
+          ...json(
+            {
+              equipment_item_id: items[n % items.length].id,
+              starts_at: iso(starts),
+              ends_at: iso(starts + HOUR),
+              customer_notes: '',
+            },
+            customerTokens[n % customerTokens.length],
+          ),
+        };
+      }),
+    },
+    {
+      key: 'f',
+      title: 'vendor summary 30d',
+      connections: profile.summaryConnections,
+      requests: rotating(() => ({
+        method: 'GET',
+        path: `/api/v1/marketing/vendor/summary/?from=${iso(now - 30 * DAY)}&to=${iso(now)}`,
+        headers: { authorization: `Bearer ${vendorToken}` },
+      })),
+    },
+  ];
+
+  console.log(`\nrunning: ${profile.warmup} s warm-up + ${seconds} s each`);
+  const ceiling = await measure(
+    'ceiling',
+    'node:http, same body size',
+    `http://127.0.0.1:${ceilingPort}`,
+    profile.connections,
+    rotating((n) => ({ method: 'GET', path: detailPath(n) })),
+    profile,
+    seconds,
+  );
+  await stopProcess(ceilingProcess.child);
+  const rows: Row[] = [];
+  for (const s of scenarios) {
+    if (only && !only.has(s.key)) continue;
+    rows.push(
+      judge(await measure(s.key, s.title, base, s.connections, s.requests, profile, seconds), ceiling.rps),
+    );
+  }
+
+  // 6. memory, report
+  clearInterval(poller);
+  const hwmKb = procStatusKb(pid, 'VmHWM');
+  const peakKb = Math.max(hwmKb ?? 0, polledRssKb);
+  const peakRssMb = peakKb > 0 ? peakKb / 1024 : null;
+  await stopProcess(server.child);
+  printTable(rows, ceiling, peakRssMb);
+  if (server.output.lines > 0) {
+    console.log(`\nthe server logged ${server.output.lines} lines at warn or above; the last ones:`);
+    for (const line of server.output.tail.slice(-5)) console.log(`  ${line.slice(0, 300)}`);
+  }
+  const rssMet = peakRssMb !== null && peakRssMb <= RSS_LIMIT_MB;
+  const allMet = rssMet && rows.every((r) => r.met);
+  const report = {
+    startedAt: startedAt.toISOString(),
+    totalSeconds: Math.round((performance.now() - runStart) / 1000),
+    commit: gitCommit(),
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? '',
+      node: process.version,
+      loadavgAtStart: loadavg(),
+    },
+    database: { kind: database.url.startsWith('sqlite:') ? 'sqlite' : 'postgres', label: database.label },
+    mode: values.quick ? 'quick' : 'full',
+    seed: { sizes: profile.seed, seeded: seed.seeded, seconds: seed.ms / 1000 },
+    settings: { warmupSeconds: profile.warmup, seconds, connections: profile.connections, nodeArgs },
+    detailResponse: { status: sample.status, bytes: sampleBody.length },
+    ceiling: { ...ceiling, bodyBytes },
+    scenarios: rows,
+    server: {
+      peakRssMb: peakRssMb === null ? null : Math.round(peakRssMb * 10) / 10,
+      rssLimitMb: RSS_LIMIT_MB,
+      rssMet,
+    },
+    allTargetsMet: allMet,
+  };
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nall targets met: ${allMet ? 'yes' : 'no'}; results: ${file.slice(ROOT.length)}`);
+  return 0;
+}
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping the processes and removing the temp database`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`\nbenchmark failed: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

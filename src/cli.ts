@@ -5,6 +5,7 @@ import { migrateDown, migrateToLatest } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { createStaff } from './modules/accounts/index.ts';
+import { benchDataPresent, checkSeedSizes, SEED_DEFAULTS, seedBench } from './tools/seed-bench.ts';
 import { OUTCOME_EVENTS, type Outcome, simulatePayment } from './tools/simulate-payment.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -16,6 +17,8 @@ Commands:
   simulate-payment <payment id> --outcome succeeded|failed|processing|refunded [--url http://127.0.0.1:8000]
                                             send the gateway's webhook for a payment to a running server,
                                             signed with PAYMENT_WEBHOOK_SECRET when it is set
+  seed-bench [--vendors 200 --items 20000 --adventures 20000 --clicks 1000000 --bookings 100000
+              --customers 1000]             fill the database with the benchmark's data set
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -28,6 +31,7 @@ async function main(argv: string[]): Promise<number> {
       password: { type: 'string' },
       outcome: { type: 'string' },
       url: { type: 'string' },
+      ...Object.fromEntries(Object.keys(SEED_DEFAULTS).map((name) => [name, { type: 'string' as const }])),
     },
     allowPositionals: true,
   });
@@ -72,6 +76,36 @@ async function main(argv: string[]): Promise<number> {
         });
         console.log(`${result.status} ${JSON.stringify(result.body)}`);
         return result.status === 200 ? 0 : 1;
+      }
+      case 'seed-bench': {
+        const sizes = Object.fromEntries(
+          Object.entries(SEED_DEFAULTS).map(([name, fallback]) => {
+            const raw = values[name as keyof typeof values];
+            return [
+              name,
+              typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw === undefined ? fallback : -1,
+            ];
+          }),
+        ) as typeof SEED_DEFAULTS;
+        const problems = checkSeedSizes(sizes);
+        if (problems.length) {
+          for (const problem of problems) console.error(problem);
+          return 2;
+        }
+        await migrateToLatest(handle.db);
+        if (await benchDataPresent(handle.db)) {
+          console.error('seed-bench: the database already holds the bench data (bench-vendor@example.com)');
+          return 1;
+        }
+        console.log(`seed-bench: ${JSON.stringify(sizes)}`);
+        const result = await seedBench(handle.db, sizes, {
+          now: systemClock.now().getTime(),
+          log: (line) => console.log(`  ${line}`),
+        });
+        console.log(
+          `seed-bench: done in ${(result.timings.total / 1000).toFixed(1)} s ${JSON.stringify(result.rows)}`,
+        );
+        return 0;
       }
       default:
         console.error(USAGE);
