@@ -2,7 +2,7 @@ import type { Compilable, CompiledQuery } from 'kysely';
 import { dialectOf } from './create-db.ts';
 import type { Db, Dialect } from './database.ts';
 
-type Arg = string | number;
+type Arg = string | number | null;
 
 /**
  * A query whose SQL is built and compiled once per dialect; each call only swaps in its arguments.

@@ -2,6 +2,7 @@ import {
   type Expression,
   type ExpressionBuilder,
   type Insertable,
+  type NotNull,
   type SqlBool,
   sql,
   type Updateable,
@@ -48,8 +49,8 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-// Columns are always qualified: the page query joins categories and vendor_profiles, which share
-// column names (id, slug, created_at, ...) with listings.
+// Columns are always qualified: subqueries over categories and vendor_profiles share column names
+// (id, slug, created_at, ...) with listings.
 function conditionOf(filter: ListingFilter): ListingsWhere {
   return (eb) => {
     const all: Expression<SqlBool>[] = [
@@ -96,33 +97,46 @@ function conditionOf(filter: ListingFilter): ListingsWhere {
   };
 }
 
+// Category and vendor names come from scalar subqueries on primary keys rather than joins: SQLite
+// (built with STAT4) re-plans a join on every execution with new bound values, which made the detail
+// lookup ten times slower than the listing's own index lookup; the subqueries keep one plan.
 function selectListings(db: Db, filter: ListingFilter) {
   return db
     .selectFrom('listings')
     .where(conditionOf(filter))
-    .innerJoin('categories', 'categories.id', 'listings.category_id')
-    .innerJoin('vendor_profiles', 'vendor_profiles.id', 'listings.vendor_id')
-    .select([
-      'listings.id',
-      'listings.kind',
-      'listings.vendor_id',
-      'listings.category_id',
-      'listings.public_id',
-      'listings.title',
-      'listings.description',
-      'listings.details',
-      'listings.location',
-      'listings.price_cents',
-      'listings.duration_minutes',
-      'listings.capacity',
-      'listings.is_active',
-      'listings.created_at',
-      'listings.updated_at',
-      'categories.name as category_name',
-      'categories.slug as category_slug',
-      'vendor_profiles.business_name as vendor_business_name',
-      'vendor_profiles.slug as vendor_slug',
-    ]);
+    .select((eb) => {
+      const category = () =>
+        eb.selectFrom('categories').whereRef('categories.id', '=', 'listings.category_id');
+      const vendor = () =>
+        eb.selectFrom('vendor_profiles').whereRef('vendor_profiles.id', '=', 'listings.vendor_id');
+      return [
+        'listings.id',
+        'listings.kind',
+        'listings.vendor_id',
+        'listings.category_id',
+        'listings.public_id',
+        'listings.title',
+        'listings.description',
+        'listings.details',
+        'listings.location',
+        'listings.price_cents',
+        'listings.duration_minutes',
+        'listings.capacity',
+        'listings.is_active',
+        'listings.created_at',
+        'listings.updated_at',
+        category().select('categories.name').as('category_name'),
+        category().select('categories.slug').as('category_slug'),
+        vendor().select('vendor_profiles.business_name').as('vendor_business_name'),
+        vendor().select('vendor_profiles.slug').as('vendor_slug'),
+      ];
+    })
+    .$narrowType<{
+      category_name: NotNull;
+      category_slug: NotNull;
+      vendor_business_name: NotNull;
+      vendor_slug: NotNull;
+    }>();
 }
 
 export type ListingRow = Awaited<ReturnType<ReturnType<typeof selectListings>['executeTakeFirstOrThrow']>>;

@@ -1,8 +1,34 @@
-import type { Insertable } from 'kysely';
 import type { Db, ListingClicksTable } from '../../db/database.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 
-export async function insertClick(db: Db, values: Insertable<ListingClicksTable>): Promise<number> {
-  const row = await db.insertInto('listing_clicks').values(values).returning('id').executeTakeFirstOrThrow();
+export type ClickValues = Omit<ListingClicksTable, 'id'>;
+
+const CLICK_COLUMNS = [
+  'listing_id',
+  'listing_kind',
+  'vendor_id',
+  'traffic_type',
+  'source',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'gclid',
+  'fbclid',
+  'referrer',
+  'user_id',
+  'created_at',
+] as const satisfies readonly (keyof ClickValues)[];
+
+// Every detail view writes a click: the insert's SQL is compiled once (see reusableQuery).
+const insertClickQuery = reusableQuery(
+  (db, values: ClickValues) => db.insertInto('listing_clicks').values(values).returning('id'),
+  CLICK_COLUMNS,
+);
+
+export async function insertClick(db: Db, values: ClickValues): Promise<number> {
+  const [row] = await insertClickQuery(db, values);
   return row.id;
 }
 
