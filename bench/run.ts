@@ -92,6 +92,13 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The Node flags `npm start` gives the server (heap sizes): the bench measures the server users run. */
+const START_FLAGS: string[] = (() => {
+  const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const flags = /\bnode ((?:--\S+ )*)src\/server\.ts/.exec(start)?.[1] ?? '';
+  return flags.split(' ').filter(Boolean);
+})();
+
 /** Starts `node <args>` with the project's Node in its own process group, keeping its last output lines. */
 function startNode(name: string, args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, args, {
@@ -459,7 +466,8 @@ async function main(): Promise<number> {
   // 2. the real server, in its own process
   const port = await freePort();
   const nodeArgs = (values['node-args'] ?? '').split(/\s+/).filter(Boolean);
-  const server = startNode('server', [...nodeArgs, 'src/server.ts'], {
+  const server = startNode('server', [...START_FLAGS, ...nodeArgs, 'src/server.ts'], {
+    NODE_COMPILE_CACHE: join(ROOT, 'node_modules/.cache/node-compile'),
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,
