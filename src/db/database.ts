@@ -177,6 +177,12 @@ export interface ListingClicksTable {
   created_at: Millis;
 }
 
+/** Version counters bumped by triggers (see migration 2026112208-catalog-version). */
+export interface CacheVersionsTable {
+  name: string;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   vendor_profiles: VendorProfilesTable;
@@ -190,6 +196,7 @@ export interface Database {
   payments: PaymentsTable;
   webhook_events: WebhookEventsTable;
   listing_clicks: ListingClicksTable;
+  cache_versions: CacheVersionsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

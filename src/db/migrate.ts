@@ -9,6 +9,8 @@ import * as marketing from './migrations/2026112105-marketing.ts';
 import * as catalogSearch from './migrations/2026112201-catalog-search.ts';
 import * as marketingAnalytics from './migrations/2026112203-marketing-analytics.ts';
 import * as paymentsOpenUnique from './migrations/2026112204-payments-open-unique.ts';
+import * as listingsPublicScan from './migrations/2026112207-listings-public-scan.ts';
+import * as catalogVersion from './migrations/2026112208-catalog-version.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -20,6 +22,8 @@ const migrations: Record<string, Migration> = {
   '2026112201-catalog-search': catalogSearch,
   '2026112203-marketing-analytics': marketingAnalytics,
   '2026112204-payments-open-unique': paymentsOpenUnique,
+  '2026112207-listings-public-scan': listingsPublicScan,
+  '2026112208-catalog-version': catalogVersion,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

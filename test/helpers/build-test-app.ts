@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { createDb } from '../../src/db/create-db.ts';
+import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 import type { Database, Dialect } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
@@ -16,6 +16,8 @@ export interface TestApp {
   dialect: Dialect;
   clock: ManualClock;
   config: Config;
+  /** a second, independent connection (pool) to the same database: another server process's view */
+  openSecondHandle(): DbHandle;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,11 @@ export async function buildTestApp(
     dialect: handle.dialect,
     clock,
     config,
+    openSecondHandle() {
+      if (pgUrl) return createDb(pgUrl, { searchPath: schema });
+      if (!options.dbFile) throw new Error('a second handle on SQLite needs buildTestApp({ dbFile })');
+      return createDb(`sqlite:${options.dbFile}`);
+    },
     async close() {
       await app.close();
       await handle.close();

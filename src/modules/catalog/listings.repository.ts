@@ -7,7 +7,8 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
-import type { Database, Db, ListingKind, ListingsTable } from '../../db/database.ts';
+import { dialectOf } from '../../db/create-db.ts';
+import type { Database, Db, Dialect, ListingKind, ListingsTable } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import type { Page } from '../../http/pagination.ts';
 
@@ -51,7 +52,7 @@ export function containsPattern(text: string): string {
 
 // Columns are always qualified: subqueries over categories and vendor_profiles share column names
 // (id, slug, created_at, ...) with listings.
-function conditionOf(filter: ListingFilter): ListingsWhere {
+function conditionOf(filter: ListingFilter, dialect: Dialect): ListingsWhere {
   return (eb) => {
     const all: Expression<SqlBool>[] = [
       eb('listings.kind', '=', filter.kind),
@@ -85,10 +86,15 @@ function conditionOf(filter: ListingFilter): ListingsWhere {
         ),
       );
     if (filter.locationContains !== undefined) {
-      // lower() on both sides, on both databases: the same case folding for the column and the pattern
-      // (on PostgreSQL a trigram index on lower(location) serves it).
+      // Case-insensitive on both: PostgreSQL compares lower() on both sides (its trigram index is on
+      // lower(location)); SQLite's LIKE already ignores case, with the same ASCII-only folding its lower()
+      // has, and plain LIKE lets the count read the covering index alone.
       const pattern = containsPattern(filter.locationContains);
-      all.push(sql<SqlBool>`lower(${eb.ref('listings.location')}) like lower(${pattern}) escape '\\'`);
+      all.push(
+        dialect === 'postgres'
+          ? sql<SqlBool>`lower(${eb.ref('listings.location')}) like lower(${pattern}) escape '\\'`
+          : sql<SqlBool>`${eb.ref('listings.location')} like ${pattern} escape '\\'`,
+      );
     }
     if (filter.minPriceCents !== undefined) all.push(eb('listings.price_cents', '>=', filter.minPriceCents));
     if (filter.maxPriceCents !== undefined) all.push(eb('listings.price_cents', '<=', filter.maxPriceCents));
@@ -103,7 +109,7 @@ function conditionOf(filter: ListingFilter): ListingsWhere {
 function selectListings(db: Db, filter: ListingFilter) {
   return db
     .selectFrom('listings')
-    .where(conditionOf(filter))
+    .where(conditionOf(filter, dialectOf(db)))
     .select((eb) => {
       const category = () =>
         eb.selectFrom('categories').whereRef('categories.id', '=', 'listings.category_id');
@@ -181,7 +187,7 @@ export async function listListings(
 export async function countListings(db: Db, filter: ListingFilter): Promise<number> {
   const row = await db
     .selectFrom('listings')
-    .where(conditionOf(filter))
+    .where(conditionOf(filter, dialectOf(db)))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -209,4 +215,15 @@ export async function updateListing(
     .where('archived_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+const catalogVersionQuery = reusableQuery(
+  (db) => db.selectFrom('cache_versions').select('version').where('name', '=', 'catalog'),
+  [],
+);
+
+/** The catalog's version: bumped by triggers whenever listings, categories or vendor profiles change. */
+export async function catalogVersion(db: Db): Promise<number> {
+  const [row] = await catalogVersionQuery(db, {});
+  return Number(row.version);
 }

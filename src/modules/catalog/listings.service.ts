@@ -10,6 +10,7 @@ import { formatMoney, parseMoney } from '../../lib/money.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
 import type { KindDescriptor, ListingAttribute } from './kinds.ts';
+import type { ListCache } from './list-cache.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
 
@@ -43,6 +44,13 @@ export interface CatalogDeps {
   recordClick: RecordClick;
   /** absent until the booking module is wired: the available_from/available_to filter is then a 400 */
   availableIn?: AvailabilityFilter;
+  /** public list pages by query, valid while the catalog version is unchanged */
+  listCache?: ListCache<ListingsPage>;
+}
+
+export interface ListingsPage {
+  count: number;
+  results: Listing[];
 }
 
 // --- API objects, mapped from rows in one place ----------------------------------------------------------
@@ -171,7 +179,7 @@ async function pageOfListings(
   filter: repo.ListingFilter | null,
   order: repo.ListingOrder,
   page: Page,
-): Promise<{ count: number; results: Listing[] }> {
+): Promise<ListingsPage> {
   if (!filter) return { count: 0, results: [] };
   const [count, rows] = await Promise.all([
     repo.countListings(db, filter),
@@ -187,7 +195,18 @@ export async function listPublicListings(
   query: PublicListQuery,
   page: Page,
 ) {
-  return pageOfListings(deps.db, kind, publicFilter(deps, kind, query), orderOf(query.ordering), page);
+  const filter = publicFilter(deps, kind, query);
+  const order = orderOf(query.ordering);
+  // Pages filtered by availability depend on bookings and slots, which the catalog version does not
+  // follow: they are always read fresh.
+  if (!deps.listCache || !filter || filter.extra) return pageOfListings(deps.db, kind, filter, order, page);
+  const key = JSON.stringify([filter, order, page.limit, page.offset]);
+  const version = await repo.catalogVersion(deps.db);
+  const cached = deps.listCache.get(key, version);
+  if (cached) return cached;
+  const fresh = await pageOfListings(deps.db, kind, filter, order, page);
+  deps.listCache.set(key, version, fresh);
+  return fresh;
 }
 
 export interface Visit {
