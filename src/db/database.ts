@@ -116,6 +116,11 @@ export interface BookingsTable {
   total_price_cents: number;
   currency: string;
   listing_click_id: number | null;
+  /** copies of the attributed click's classification, kept by triggers (migration 2026112209) */
+  click_traffic_type: Generated<TrafficType | null>;
+  click_utm_source: Generated<string>;
+  click_utm_medium: Generated<string>;
+  click_utm_campaign: Generated<string>;
   created_at: Millis;
   updated_at: Millis;
 }

@@ -11,6 +11,7 @@ import * as marketingAnalytics from './migrations/2026112203-marketing-analytics
 import * as paymentsOpenUnique from './migrations/2026112204-payments-open-unique.ts';
 import * as listingsPublicScan from './migrations/2026112207-listings-public-scan.ts';
 import * as catalogVersion from './migrations/2026112208-catalog-version.ts';
+import * as bookingAttribution from './migrations/2026112209-booking-attribution.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026112204-payments-open-unique': paymentsOpenUnique,
   '2026112207-listings-public-scan': listingsPublicScan,
   '2026112208-catalog-version': catalogVersion,
+  '2026112209-booking-attribution': bookingAttribution,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

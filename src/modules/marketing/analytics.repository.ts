@@ -104,25 +104,42 @@ export interface SummaryOptions {
    * only, as PostgreSQL always does; tests compare both to prove the rollup exact.
    */
   rollup?: boolean;
+  /** the server's now: no click is later, so a part of a day after it holds none */
+  now?: number;
 }
 
-type Part = { table: 'daily' | 'raw'; from: number; to: number };
+/** Clicks counted from one source over [from, to), added (1) or taken away (-1). */
+type Part = { table: 'daily' | 'raw'; from: number; to: number; sign: 1 | -1 };
 
 /**
  * Where the clicks of [from, to) are counted: on PostgreSQL (or without rollup) the raw clicks of the whole
- * range; on SQLite the rollup for the whole UTC days inside the range and the raw clicks of the partial
- * days at either edge.
+ * range; on SQLite the rollup for whole UTC days and raw clicks for the partial days at the edges. An edge
+ * is read either directly or as its whole day from the rollup minus the rest of that day, whichever part
+ * of the day is shorter; the usual right edge, `to` = now, takes the whole of today minus the part after
+ * now, which holds no clicks, instead of today's clicks one by one.
  */
 function parts(db: Db, range: VendorRange, options: SummaryOptions): Part[] {
   const { from, to } = range;
-  if (dialectOf(db) === 'postgres' || options.rollup === false) return [{ table: 'raw', from, to }];
-  const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
-  const endDay = Math.floor(to / DAY_MS) * DAY_MS;
-  if (firstDay >= endDay) return [{ table: 'raw', from, to }];
-  const result: Part[] = [{ table: 'daily', from: firstDay, to: endDay }];
-  if (from < firstDay) result.push({ table: 'raw', from, to: firstDay });
-  if (endDay < to) result.push({ table: 'raw', from: endDay, to });
-  return result;
+  if (dialectOf(db) === 'postgres' || options.rollup === false) return [{ table: 'raw', from, to, sign: 1 }];
+  let firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
+  let endDay = Math.floor(to / DAY_MS) * DAY_MS;
+  if (firstDay > endDay) return [{ table: 'raw', from, to, sign: 1 }]; // inside one day
+  const edges: Part[] = [];
+  if (from < firstDay) {
+    const dayStart = firstDay - DAY_MS;
+    if (from - dayStart < firstDay - from) {
+      edges.push({ table: 'raw', from: dayStart, to: from, sign: -1 });
+      firstDay = dayStart;
+    } else edges.push({ table: 'raw', from, to: firstDay, sign: 1 });
+  }
+  if (endDay < to) {
+    const dayEnd = endDay + DAY_MS;
+    if (to >= (options.now ?? Number.POSITIVE_INFINITY) || dayEnd - to < to - endDay) {
+      edges.push({ table: 'raw', from: to, to: dayEnd, sign: -1 });
+      endDay = dayEnd;
+    } else edges.push({ table: 'raw', from: endDay, to, sign: 1 });
+  }
+  return firstDay < endDay ? [{ table: 'daily', from: firstDay, to: endDay, sign: 1 }, ...edges] : edges;
 }
 
 /** Relation (traffic_type, clicks) over the vendor's clicks in range; each row counts `clicks` clicks. */
@@ -133,7 +150,7 @@ function trafficCounts(db: Db, range: VendorRange, options: SummaryOptions) {
       p.table === 'daily'
         ? sql`select traffic_type, clicks from listing_click_daily
               where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`
-        : sql`select traffic_type, 1 as clicks from listing_clicks
+        : sql`select traffic_type, ${sql.lit(p.sign)} as clicks from listing_clicks
               where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
     ),
     sql` union all `,
@@ -151,7 +168,7 @@ function campaignCounts(db: Db, range: VendorRange, options: SummaryOptions) {
       p.table === 'daily'
         ? sql`select utm_source, utm_medium, utm_campaign, clicks from listing_click_daily
               where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to} and utm_campaign <> ''`
-        : sql`select utm_source, utm_medium, utm_campaign, 1 as clicks from listing_clicks
+        : sql`select utm_source, utm_medium, utm_campaign, ${sql.lit(p.sign)} as clicks from listing_clicks
               where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}
                 and utm_campaign <> ''`,
     ),
@@ -170,8 +187,9 @@ export interface SummaryTotals {
 /**
  * Clicks by traffic type and bookings by the traffic type of their click, in one statement. "Bookings in
  * range" are created in range whatever their status; their click may be older than the range. A booking
- * whose click is missing or belongs to another vendor counts as unattributed: it can then never reveal
- * anything of another vendor, and the three booking counts always add up to the bookings in range.
+ * carries its click's traffic type and campaign (copied by triggers, migration 2026112209); one whose
+ * click is missing or belongs to another vendor has none and counts as unattributed: it can then never
+ * reveal anything of another vendor, and the three booking counts always add up to the bookings in range.
  */
 export async function summaryTotals(
   db: Db,
@@ -187,12 +205,11 @@ export async function summaryTotals(
              coalesce(sum(clicks) filter (where traffic_type = 'marketing'), 0) as clicks_marketing
       from (${trafficCounts(db, range, options)}) counted
     ) k cross join (
-      select count(*) filter (where c.traffic_type = 'organic') as bookings_organic,
-             count(*) filter (where c.traffic_type = 'marketing') as bookings_marketing,
-             count(*) filter (where c.id is null) as bookings_unattributed
-      from bookings bk
-      left join listing_clicks c on c.id = bk.listing_click_id and c.vendor_id = bk.vendor_id
-      where bk.vendor_id = ${vendorId} and bk.created_at >= ${from} and bk.created_at < ${to}
+      select count(*) filter (where click_traffic_type = 'organic') as bookings_organic,
+             count(*) filter (where click_traffic_type = 'marketing') as bookings_marketing,
+             count(*) filter (where click_traffic_type is null) as bookings_unattributed
+      from bookings
+      where vendor_id = ${vendorId} and created_at >= ${from} and created_at < ${to}
     ) b`.execute(db);
   const row = rows[0];
   return {
@@ -236,11 +253,10 @@ export async function campaignRows(
       select utm_source, utm_medium, utm_campaign, clicks, 0 as bookings
       from (${campaignCounts(db, range, options)}) counted
       union all
-      select c.utm_source, c.utm_medium, c.utm_campaign, 0 as clicks, 1 as bookings
-      from bookings bk
-      join listing_clicks c on c.id = bk.listing_click_id and c.vendor_id = bk.vendor_id
-      where bk.vendor_id = ${vendorId} and bk.created_at >= ${from} and bk.created_at < ${to}
-        and c.utm_campaign <> ''
+      select click_utm_source, click_utm_medium, click_utm_campaign, 0 as clicks, 1 as bookings
+      from bookings
+      where vendor_id = ${vendorId} and created_at >= ${from} and created_at < ${to}
+        and click_utm_campaign <> ''
     ) merged
     group by utm_source, utm_medium, utm_campaign
     having sum(clicks) > 0 or sum(bookings) > 0

@@ -135,6 +135,7 @@ export async function summariseVendorClicks(
   options: repo.SummaryOptions = {},
 ): Promise<VendorSummary> {
   const range = { vendorId: vendorOf(vendorId), ...parseRange(query) };
+  options = { now: deps.clock.now().getTime(), ...options };
   const [totals, campaigns] = await inReadSnapshot(deps.db, async (db) => [
     await repo.summaryTotals(db, range, options),
     await repo.campaignRows(db, range, options),
