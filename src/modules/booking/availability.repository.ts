@@ -1,10 +1,55 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database, Db } from '../../db/database.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 
 // The facts availability.ts decides on, read with indexed range queries (listing_id, starts_at), and the
-// same rules as one SQL predicate for filtering listing lists.
+// same rules as one SQL predicate for filtering listing lists. The fact queries run on every availability
+// check and booking request: their SQL is compiled once (reusableQuery).
+
+type WindowArgs = { listingId: number; startsAt: number; endsAt: number };
+const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt'] as const;
+
+const overlappingBookingsQuery = reusableQuery(
+  (db, a: WindowArgs) =>
+    db
+      .selectFrom('bookings')
+      .select(['starts_at', 'ends_at', 'status'])
+      .where('listing_id', '=', a.listingId)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .where('starts_at', '<', a.endsAt)
+      .where('ends_at', '>', a.startsAt),
+  WINDOW_ARGS,
+);
+
+const overlappingSlotsQuery = reusableQuery(
+  (db, a: WindowArgs) =>
+    db
+      .selectFrom('availability_slots')
+      .select(['starts_at', 'ends_at', 'is_available'])
+      .where('listing_id', '=', a.listingId)
+      .where('starts_at', '<', a.endsAt)
+      .where('ends_at', '>', a.startsAt),
+  WINDOW_ARGS,
+);
+
+const anyAvailableSlotQuery = reusableQuery(
+  (db, a: { listingId: number }) =>
+    db
+      .selectFrom('availability_slots')
+      .select('id')
+      .where('listing_id', '=', a.listingId)
+      .where('is_available', '=', 1)
+      .limit(1),
+  ['listingId'],
+);
+
+const windowArgs = (listingId: number, window: TimeWindow): WindowArgs => ({
+  listingId,
+  startsAt: window.startsAt,
+  endsAt: window.endsAt,
+});
 
 /** Active bookings of the listing whose window overlaps [startsAt, endsAt). */
 export async function overlappingActiveBookings(
@@ -12,14 +57,7 @@ export async function overlappingActiveBookings(
   listingId: number,
   window: TimeWindow,
 ): Promise<BookingFact[]> {
-  const rows = await db
-    .selectFrom('bookings')
-    .select(['starts_at', 'ends_at', 'status'])
-    .where('listing_id', '=', listingId)
-    .where('status', 'in', ACTIVE_STATUSES)
-    .where('starts_at', '<', window.endsAt)
-    .where('ends_at', '>', window.startsAt)
-    .execute();
+  const rows = await overlappingBookingsQuery(db, windowArgs(listingId, window));
   return rows.map((r) => ({ startsAt: r.starts_at, endsAt: r.ends_at, status: r.status }));
 }
 
@@ -29,27 +67,15 @@ export async function slotFacts(
   listingId: number,
   window: TimeWindow,
 ): Promise<Pick<AvailabilityFacts, 'slots' | 'hasAvailableSlots'>> {
-  const rows = await db
-    .selectFrom('availability_slots')
-    .select(['starts_at', 'ends_at', 'is_available'])
-    .where('listing_id', '=', listingId)
-    .where('starts_at', '<', window.endsAt)
-    .where('ends_at', '>', window.startsAt)
-    .execute();
+  const rows = await overlappingSlotsQuery(db, windowArgs(listingId, window));
   const slots: SlotFact[] = rows.map((r) => ({
     startsAt: r.starts_at,
     endsAt: r.ends_at,
     isAvailable: r.is_available === 1,
   }));
   if (slots.some((s) => s.isAvailable)) return { slots, hasAvailableSlots: true };
-  const any = await db
-    .selectFrom('availability_slots')
-    .select('id')
-    .where('listing_id', '=', listingId)
-    .where('is_available', '=', 1)
-    .limit(1)
-    .executeTakeFirst();
-  return { slots, hasAvailableSlots: any !== undefined };
+  const any = await anyAvailableSlotQuery(db, { listingId });
+  return { slots, hasAvailableSlots: any.length > 0 };
 }
 
 /**

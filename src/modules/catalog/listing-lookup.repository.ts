@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { dialectOf } from '../../db/create-db.ts';
 import type { Db, ListingKind } from '../../db/database.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 
 /** What other modules (booking, marketing) need to know of a listing. */
 export interface ListingRef {
@@ -70,6 +71,26 @@ export async function findListingById(
   return row ? toRef(row) : undefined;
 }
 
+function visibleListingQuery(forUpdate: boolean) {
+  return reusableQuery(
+    (db, a: { kind: string; id: number }) => {
+      const query = db
+        .selectFrom('listings')
+        .select(COLUMNS)
+        .where('id', '=', a.id)
+        .where('kind', '=', a.kind as ListingKind)
+        .where('is_active', '=', 1)
+        .where('archived_at', 'is', null);
+      return forUpdate && dialectOf(db) === 'postgres' ? query.modifyEnd(sql`for update`) : query;
+    },
+    ['kind', 'id'],
+  );
+}
+
+// Compiled once each: every availability check and booking request starts with this lookup.
+const visibleListing = visibleListingQuery(false);
+const visibleListingForUpdate = visibleListingQuery(true);
+
 /**
  * A publicly visible (active, not archived) listing by id. With `forUpdate` on PostgreSQL the row is
  * locked until the transaction ends: the per-listing lock that serialises booking requests. SQLite needs
@@ -81,31 +102,28 @@ export async function findVisibleListing(
   id: number,
   options: { forUpdate?: boolean } = {},
 ): Promise<ListingRef | undefined> {
-  let query = db
-    .selectFrom('listings')
-    .select(COLUMNS)
-    .where('id', '=', id)
-    .where('kind', '=', kind)
-    .where('is_active', '=', 1)
-    .where('archived_at', 'is', null);
-  if (options.forUpdate && dialectOf(db) === 'postgres') query = query.modifyEnd(sql`for update`);
-  const row = await query.executeTakeFirst();
+  const [row] = await (options.forUpdate ? visibleListingForUpdate : visibleListing)(db, { kind, id });
   return row ? toRef(row) : undefined;
 }
 
-/** A publicly visible listing by its public id. */
+const visibleListingByPublicId = reusableQuery(
+  (db, a: { kind: string; publicId: string }) =>
+    db
+      .selectFrom('listings')
+      .select(COLUMNS)
+      .where('kind', '=', a.kind as ListingKind)
+      .where('public_id', '=', a.publicId)
+      .where('is_active', '=', 1)
+      .where('archived_at', 'is', null),
+  ['kind', 'publicId'],
+);
+
+/** A publicly visible listing by its public id (every explicit click track looks one up). */
 export async function findVisibleListingByPublicId(
   db: Db,
   kind: ListingKind,
   publicId: string,
 ): Promise<ListingRef | undefined> {
-  const row = await db
-    .selectFrom('listings')
-    .select(COLUMNS)
-    .where('kind', '=', kind)
-    .where('public_id', '=', publicId)
-    .where('is_active', '=', 1)
-    .where('archived_at', 'is', null)
-    .executeTakeFirst();
+  const [row] = await visibleListingByPublicId(db, { kind, publicId });
   return row ? toRef(row) : undefined;
 }
