@@ -4,6 +4,7 @@ import {
   distinctWindow,
   type Fixture,
   freshDatabase,
+  killServers,
   makeFixture,
   type ServerProcess,
   startServer,
@@ -22,7 +23,10 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await freshDatabase();
 });
-afterAll(() => database?.drop());
+afterAll(async () => {
+  await killServers();
+  await database?.drop();
+});
 
 interface Acked {
   bookings: Map<number, { starts_at: string; ends_at: string }>;
@@ -94,7 +98,7 @@ describe('durability across kill -9', () => {
       const before = { bookings: acked.bookings.size, clicks: acked.clicks.size };
       const run = load(server, fixture, acked);
       // kill once this cycle has a real share of writes behind it, with requests still in flight
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 20_000;
       while (
         (acked.bookings.size - before.bookings < 100 || acked.clicks.size - before.clicks < 100) &&
         Date.now() < deadline

@@ -10,7 +10,7 @@ import { createDb } from '../../src/db/create-db.ts';
 import { buildTestApp, countRows, usingPostgres } from '../helpers/build-test-app.ts';
 import { createEquipment } from '../helpers/catalog-factories.ts';
 import { registerCustomer, registerVendor } from '../helpers/factories.ts';
-import { distinctWindow, freePort, makeFixture, startServer } from './server-process.ts';
+import { distinctWindow, freePort, killServers, makeFixture, startServer } from './server-process.ts';
 
 // Faults: the database goes away or stays locked. The service answers 503 `service_unavailable` with the
 // error body (never a 500, never a crash) and recovers by itself when the database is back.
@@ -95,7 +95,8 @@ describe.skipIf(!canRunPostgres)('PostgreSQL stopped while the server runs', () 
     execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
   const pgCtl = (args: string) => asPostgres(`${PGBIN}/pg_ctl -D ${dir}/data -l ${dir}/log -w ${args}`);
   const startPg = () => pgCtl(`-o '-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off' start`);
-  afterAll(() => {
+  afterAll(async () => {
+    await killServers();
     try {
       pgCtl('-m immediate stop');
     } catch {}

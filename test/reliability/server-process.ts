@@ -21,6 +21,25 @@ export interface ServerProcess {
   output(): { stdout: string; stderr: string };
 }
 
+// Servers still running when a test fails half-way are killed, never left behind.
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Kills every server this process started that is still running (for afterAll). */
+export async function killServers(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -61,8 +80,12 @@ export async function startServer(
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
+  running.add(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
   );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;

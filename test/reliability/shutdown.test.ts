@@ -4,6 +4,7 @@ import { integrityProblems } from './integrity.ts';
 import {
   distinctWindow,
   freshDatabase,
+  killServers,
   makeFixture,
   startServer,
   type TestDatabase,
@@ -18,7 +19,10 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await freshDatabase();
 });
-afterAll(() => database?.drop());
+afterAll(async () => {
+  await killServers();
+  await database?.drop();
+});
 
 interface Outcome {
   status?: number;

@@ -248,8 +248,8 @@ describe('login timing', () => {
       }
       const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
       // both pay for one argon2id verification; an early exit would be an order of magnitude faster
-      expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
-      expect(median(unknown)).toBeLessThan(median(known) * 2);
+      expect(median(unknown)).toBeGreaterThan(median(known) * 0.3);
+      expect(median(unknown)).toBeLessThan(median(known) * 3);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, startServer, type TestDatabase } from '../reliability/server-process.ts';
+import { freshDatabase, killServers, startServer, type TestDatabase } from '../reliability/server-process.ts';
 
 // The most verbose logs of a real server never hold a credential: not the bearer token, cookies, the
 // webhook signature, passwords or tokens in bodies, nor the tokens the server hands out.
@@ -8,7 +8,10 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await freshDatabase();
 });
-afterAll(() => database?.drop());
+afterAll(async () => {
+  await killServers();
+  await database?.drop();
+});
 
 describe('log redaction', () => {
   it('keeps credentials out of trace-level logs', async () => {
