@@ -35,6 +35,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     rawBody?: string;
   }
+  interface FastifyInstance {
+    /** set on SIGTERM/SIGINT (server.ts): /readyz answers 503 while in-flight and queued requests drain */
+    shuttingDown: boolean;
+  }
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -66,6 +70,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
+    // Requests the server has already accepted are served during shutdown, not refused with a 503.
+    return503OnClosing: false,
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -125,7 +131,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerAuth(app, (token) => authenticate(accountsDeps, token));
 
   app.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.decorate('shuttingDown', false);
   app.get('/readyz', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    if (app.shuttingDown)
+      return reply.status(503).send({ detail: 'Shutting down.', code: 'service_unavailable' });
     try {
       await sql`select 1`.execute(db);
       return { status: 'ready' };

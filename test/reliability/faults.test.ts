@@ -21,8 +21,10 @@ const UNAVAILABLE = {
 };
 
 describe.skipIf(usingPostgres)('SQLite locked by another process', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sqlite-lock-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let dir = '';
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   /** Another process takes the write lock for `ms`; resolves once it holds it, with its exit to come. */
   async function lockFor(file: string, ms: number): Promise<{ released: Promise<number | null> }> {
@@ -35,6 +37,7 @@ describe.skipIf(usingPostgres)('SQLite locked by another process', () => {
   }
 
   it('answers 503 when the lock outlasts busy_timeout, waits for a shorter one, and reads meanwhile', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sqlite-lock-'));
     const file = join(dir, 'app.sqlite');
     const t = await buildTestApp({ dbFile: file });
     try {
@@ -89,7 +92,7 @@ const canRunPostgres =
   usingPostgres && process.getuid?.() === 0 && PGBIN !== undefined && existsSync(`${PGBIN}/pg_ctl`);
 
 describe.skipIf(!canRunPostgres)('PostgreSQL stopped while the server runs', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-fault-'));
+  let dir = '';
   let port = 0;
   const asPostgres = (command: string) =>
     execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -97,6 +100,7 @@ describe.skipIf(!canRunPostgres)('PostgreSQL stopped while the server runs', () 
   const startPg = () => pgCtl(`-o '-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off' start`);
   afterAll(async () => {
     await killServers();
+    if (!dir) return;
     try {
       pgCtl('-m immediate stop');
     } catch {}
@@ -104,6 +108,7 @@ describe.skipIf(!canRunPostgres)('PostgreSQL stopped while the server runs', () 
   });
 
   it('answers 503 with the error body, fails /readyz, does not crash, and recovers by itself', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pg-fault-'));
     port = Number(process.env.FAULT_PG_PORT ?? (await freePort()));
     writeFileSync(join(dir, 'pw'), 'pw\n');
     execFileSync('chown', ['-R', 'postgres:postgres', dir]);

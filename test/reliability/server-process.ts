@@ -11,7 +11,7 @@ import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 // of the reliability suites (not a test file).
 
 export const JWT_SECRET = 'reliability-secret-0123456789';
-const PASSWORD = 'Tidal-Paddle-2024!';
+export const PASSWORD = 'Tidal-Paddle-2024!';
 
 export interface ServerProcess {
   url: string;
@@ -150,6 +150,7 @@ export async function freshDatabase(): Promise<TestDatabase> {
 }
 
 export interface Fixture {
+  customerEmail: string;
   customerToken: string;
   customerId: number;
   vendorToken: string;
@@ -201,6 +202,7 @@ export async function makeFixture(base: string): Promise<Fixture> {
     vendor.access as string,
   );
   return {
+    customerEmail: `customer-${n}@example.com`,
     customerToken: customer.access as string,
     customerId: customerUser.id as number,
     vendorToken: vendor.access as string,
