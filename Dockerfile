@@ -3,7 +3,10 @@ FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; the `node` dev dependency is not needed where the image brings Node 24.
-RUN npm ci --omit=dev --no-audit --no-fund
+# `npm install` with the committed lockfile (pinned versions), not `npm ci`: the lockfile lists only the
+# linux builds of Biome's per-platform packages, and `npm ci` refuses it as out of sync even with
+# --omit=dev (checked here with `npm ci --omit=dev --dry-run`; see .ci/run).
+RUN npm install --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \

@@ -12,7 +12,7 @@ import type { Config } from './config.ts';
 import type { PoolStats } from './db/create-db.ts';
 import type { Database } from './db/database.ts';
 import { registerAuth } from './http/auth.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { registerRouteConventions } from './http/openapi.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -34,6 +34,10 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyRequest {
     rawBody?: string;
+  }
+  interface FastifyInstance {
+    /** set on SIGTERM/SIGINT (server.ts): /readyz answers 503 while in-flight and queued requests drain */
+    shuttingDown: boolean;
   }
 }
 
@@ -65,6 +69,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
+    // Requests the server has already accepted are served during shutdown, not refused with a 503.
+    return503OnClosing: false,
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -124,7 +131,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerAuth(app, (token) => authenticate(accountsDeps, token));
 
   app.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.decorate('shuttingDown', false);
   app.get('/readyz', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    if (app.shuttingDown)
+      return reply.status(503).send({ detail: 'Shutting down.', code: 'service_unavailable' });
     try {
       await sql`select 1`.execute(db);
       return { status: 'ready' };

@@ -33,13 +33,18 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    app.close().then(
-      () => process.exit(0),
-      (error) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // Keep accepting for a moment (readyz says 503, so load balancers stop sending): connections clients
+    // opened before the signal but the server had not accepted yet would be reset by closing at once.
+    app.shuttingDown = true;
+    setTimeout(() => {
+      app.close().then(
+        () => process.exit(0),
+        (error) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    }, config.shutdownDrainMs);
   });
 }
 

@@ -27,6 +27,8 @@ export interface CreateDbOptions {
   /** PostgreSQL only: schema to put first on the search_path (tests isolate each file this way). */
   searchPath?: string;
   poolSize?: number;
+  /** PostgreSQL only: how long to wait for a connection (new or from the pool) before failing (503) */
+  connectTimeoutMs?: number;
 }
 
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
@@ -46,6 +48,9 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // A database that does not answer (a black-holed host, a pool exhausted by slow queries) must fail
+    // requests with 503 after a while, not hold them forever.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     options: options.searchPath ? `-c search_path=${options.searchPath},public` : undefined,
   });
   // An idle client losing its server (restart, network) must not crash the process.

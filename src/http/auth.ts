@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, permissionDenied } from './errors.ts';
 
 /** Who may call a route. Every route declares one; a route without a decision fails at start-up. */
-export type AuthRule = 'public' | 'user' | 'vendor' | 'customer' | 'staff';
+export const AUTH_RULES = ['public', 'user', 'vendor', 'customer', 'staff'] as const;
+export type AuthRule = (typeof AUTH_RULES)[number];
 
 export interface AuthUser {
   id: number;

@@ -85,6 +85,23 @@ export function toErrorResponse(error: FastifyError | AppError | Error): { statu
   return { status: 500, body: { detail: 'Internal server error.', code: 'server_error' } };
 }
 
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route runs (a path parameter over 100
+ * characters, a malformed percent-encoding) gets the same body as every other error, as a 400.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH' || error.code === 'FST_ERR_BAD_URL') {
+    const detail =
+      error.code === 'FST_ERR_BAD_URL'
+        ? 'Malformed URL path.'
+        : 'A path segment is too long (at most 100 characters).';
+    reply.status(400).send({ detail, code: 'invalid' } satisfies ErrorBody);
+    return;
+  }
+  const { status, body } = toErrorResponse(error);
+  reply.status(status).send(body);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toErrorResponse(error);

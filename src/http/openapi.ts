@@ -1,10 +1,26 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { AUTH_RULES, type AuthRule } from './auth.ts';
 import { ErrorBodySchema } from './schemas.ts';
+
+/** One registered route as the server enforces it: what the security tests enumerate. */
+export interface RouteEntry {
+  method: string;
+  /** with its prefix, as registered (`/api/v1/booking/bookings/:id/approve/`) */
+  url: string;
+  auth: AuthRule;
+  schema?: FastifySchema;
+  /** served by a plugin (docs pages, CORS preflight), not by a module */
+  internal: boolean;
+}
 
 declare module 'fastify' {
   interface FastifySchema {
     /** error statuses a route answers beyond those its auth rule and shape imply (e.g. 409) */
     'x-errors'?: number[];
+  }
+  interface FastifyInstance {
+    /** every route registered so far, one entry per method */
+    routeTable: readonly RouteEntry[];
   }
 }
 
@@ -38,14 +54,24 @@ const INTERNAL_PREFIXES = ['/api/docs'];
  * from what the server enforces.
  */
 export function registerRouteConventions(app: FastifyInstance): void {
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table);
+  const record = (route: RouteOptions, auth: AuthRule, internal: boolean) => {
+    for (const method of [route.method].flat())
+      table.push({ method, url: route.url, auth, schema: route.schema, internal });
+  };
   app.addHook('onRoute', (route: RouteOptions) => {
     // The docs pages and CORS preflight (OPTIONS *) come from plugins and are public by nature.
     if (INTERNAL_PREFIXES.some((p) => route.url.startsWith(p)) || route.method === 'OPTIONS') {
       route.config = { ...route.config, auth: 'public' };
+      record(route, 'public', true);
       return;
     }
     const auth = route.config?.auth;
     if (!auth) throw new Error(`route ${route.method} ${route.url} declares no config.auth`);
+    if (!AUTH_RULES.includes(auth))
+      throw new Error(`route ${route.method} ${route.url} declares an unknown config.auth "${auth}"`);
+    record(route, auth, false);
     if (!route.schema || route.schema.hide) return;
     const schema = route.schema as Record<string, unknown>;
     const method = Array.isArray(route.method) ? route.method[0] : route.method;

@@ -20,9 +20,57 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+  anyOf?: SchemaNode[];
+  items?: SchemaNode;
+}
+
+/**
+ * The path of the first declared string field holding a NUL character, or null. PostgreSQL cannot store
+ * NUL in text, so such input would fail only there, and late; it is refused up front on both databases.
+ * Free-form objects (listing details, webhook payloads) are stored as JSON text, escaped, and not walked.
+ */
+function nulField(schema: SchemaNode, data: unknown, path: string): string | null {
+  if (typeof data === 'string') return data.includes('\u0000') ? path : null;
+  if (Array.isArray(data)) {
+    if (!schema.items) return null;
+    for (let i = 0; i < data.length; i++) {
+      const found = nulField(schema.items, data[i], `${path}/${i}`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (typeof data !== 'object' || data === null) return null;
+  for (const branch of schema.anyOf ?? []) {
+    const found = nulField(branch, data, path);
+    if (found !== null) return found;
+  }
+  for (const [key, child] of Object.entries(schema.properties ?? {})) {
+    const found = nulField(child, (data as Record<string, unknown>)[key], `${path}/${key}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] | null };
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  const validate = ajv.compile(schema);
+  const check: Validate = (data) => {
+    if (!validate(data)) {
+      check.errors = validate.errors;
+      return false;
+    }
+    const field = nulField(schema as SchemaNode, data, '');
+    check.errors =
+      field === null
+        ? null
+        : [{ instancePath: field, keyword: 'nul', message: 'must not contain NUL characters', params: {} }];
+    return field === null;
+  };
+  return check as ReturnType<FastifySchemaCompiler<object>>;
 };
 
 function pathToField(instancePath: string): string {

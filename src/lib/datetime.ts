@@ -19,7 +19,9 @@ export function parseDateTime(input: string): number | null {
   const second = Number(s);
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const millis = Number(frac.padEnd(3, '0').slice(0, 3));
-  const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  // Date.UTC reads the years 0-99 as 1900-1999; setUTCFullYear takes the year as written.
+  const local =
+    new Date(0).setUTCFullYear(year, month - 1, day) + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
   if (new Date(local).getUTCDate() !== day) return null; // rolled over: no such day in that month
   let offsetMinutes = 0;
   if (zone !== 'Z' && zone !== 'z') {

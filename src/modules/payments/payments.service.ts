@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/create-db.ts';
 import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -8,7 +9,7 @@ import { formatDateTime } from '../../lib/datetime.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { confirmApprovedBooking, findBookingForPayment, setBookingCurrency } from '../booking/index.ts';
 import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
-import { canMovePayment, EVENT_STATUS, type GatewayEventType } from './payment-status.ts';
+import { canMovePayment, EVENT_STATUS, type GatewayEventType, OPEN_STATUSES } from './payment-status.ts';
 import * as repo from './payments.repository.ts';
 
 export interface PaymentsDeps {
@@ -137,13 +138,30 @@ export function verifyWebhookSignature(
  * and answered as duplicates.
  */
 export async function applyWebhookEvent(deps: PaymentsDeps, event: WebhookInput): Promise<WebhookResult> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await applyWebhookEventOnce(deps, event);
+    } catch (error) {
+      // A new payment of the booking was opened while this event reopened an old one (PostgreSQL): the
+      // one-open-payment index refused it; the retry sees the new payment and does not reopen.
+      if (attempt < 2 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): Promise<WebhookResult> {
   const now = deps.clock.now().getTime();
   return inTransaction(deps.db, async (trx) => {
     const payment = await repo.findPaymentByIntentForUpdate(trx, event.gateway_payment_intent_id);
     // Not stored: the gateway retries, and a later delivery applies once the payment exists.
     if (!payment) throw notFound('No payment has this gateway_payment_intent_id.');
     const target = EVENT_STATUS[event.event_type];
-    const applies = canMovePayment(payment.status, target);
+    // A late event must not reopen a failed payment once the customer has opened a new one for the
+    // booking: a booking has at most one open payment.
+    const reopens = OPEN_STATUSES.includes(target) && !OPEN_STATUSES.includes(payment.status);
+    const replaced = reopens && (await repo.findOpenPayment(trx, payment.booking_id)) !== undefined;
+    const applies = canMovePayment(payment.status, target) && !replaced;
     const stored = await repo.insertWebhookEventOnce(trx, {
       gateway_event_id: event.gateway_event_id,
       event_type: event.event_type,

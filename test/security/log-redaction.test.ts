@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, killServers, startServer, type TestDatabase } from '../reliability/server-process.ts';
+
+// The most verbose logs of a real server never hold a credential: not the bearer token, cookies, the
+// webhook signature, passwords or tokens in bodies, nor the tokens the server hands out.
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(async () => {
+  await killServers();
+  await database?.drop();
+});
+
+describe('log redaction', () => {
+  it('keeps credentials out of trace-level logs', async () => {
+    const server = await startServer(database.url, { LOG_LEVEL: 'trace' });
+    const secrets = {
+      password: 'Secret-Password-4711',
+      bearer: 'bearer-secret-token-value',
+      cookie: 'session=cookie-secret-value',
+      signature: 't=1,v1=signature-secret-value',
+    };
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(server.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const registered = await post('/api/v1/accounts/register/customer/', {
+      email: 'logged@example.com',
+      password: secrets.password,
+    });
+    expect(registered.status).toBe(201);
+    const login = await post('/api/v1/accounts/token/', {
+      email: 'logged@example.com',
+      password: secrets.password,
+    });
+    const tokens = (await login.json()) as { access: string; refresh: string };
+    expect(login.status).toBe(200);
+    const refreshed = await post('/api/v1/accounts/token/refresh/', { refresh: tokens.refresh });
+    expect(refreshed.status).toBe(200);
+    const me = await fetch(`${server.url}/api/v1/accounts/me/`, {
+      headers: { authorization: `Bearer ${tokens.access}`, cookie: secrets.cookie },
+    });
+    expect(me.status).toBe(200);
+    const bad = await fetch(`${server.url}/api/v1/accounts/me/`, {
+      headers: { authorization: `Bearer ${secrets.bearer}` },
+    });
+    expect(bad.status).toBe(401);
+    await post(
+      '/api/v1/payment/webhooks/gateway/',
+      {
+        gateway_event_id: 'evt_1',
+        event_type: 'payment_intent.succeeded',
+        gateway_payment_intent_id: 'pi_x',
+      },
+      { 'gateway-signature': secrets.signature },
+    );
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+
+    const logs = server.output().stdout;
+    expect(logs.split('\n').filter(Boolean).length).toBeGreaterThan(10); // trace logging did happen
+    for (const secret of [
+      ...Object.values(secrets),
+      tokens.access,
+      tokens.refresh,
+      'cookie-secret',
+      '$argon2',
+    ])
+      expect(logs).not.toContain(secret);
+  }, 30_000);
+});

@@ -1,0 +1,298 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import type { RouteEntry } from '../../src/http/openapi.ts';
+import {
+  createAdventure,
+  createCategory,
+  createEquipment,
+  uniquePublicId,
+} from '../helpers/catalog-factories.ts';
+import { PASSWORD } from '../helpers/factories.ts';
+import { fillPath, freshWindow, type Party, pathParams, type World } from './world.ts';
+
+// What the security suites know about routes in general, keyed by URL patterns, never by a hand list of
+// routes: the route table (src/http/openapi.ts) says which routes exist, and a test fails when a route
+// appears that these tables cannot serve (a path parameter nobody owns, a body without a sample).
+
+/** The module routes (no plugin pages, no HEAD twins), as registered. */
+export function apiRoutes(app: FastifyInstance): RouteEntry[] {
+  return app.routeTable.filter((r) => !r.internal && r.method !== 'HEAD');
+}
+
+export const routeName = (r: Pick<RouteEntry, 'method' | 'url'>) => `${r.method} ${r.url}`;
+
+type ResourceKind = 'listing' | 'slot' | 'booking' | 'payment';
+
+interface OwnedResource {
+  kind: ResourceKind;
+  /** a booking or payment has two parties (customer and vendor); listings and slots one (the vendor) */
+  twoParty: boolean;
+  /** the party's existing resource */
+  idOf(party: Party, url: string): number;
+  /** a new resource of the party (for requests that change or consume it) */
+  fresh(world: World, party: Party, url: string): Promise<number>;
+}
+
+const kindOfUrl = (url: string) => (/\/equipment\//.test(url) ? 'equipment' : 'adventure');
+
+async function freshBooking(world: World, party: Party): Promise<number> {
+  const res = await world.api({
+    method: 'POST',
+    url: '/api/v1/booking/bookings/request/',
+    token: party.customer.token,
+    payload: { equipment_item_id: party.equipment.id, ...freshWindow(world.t) },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id;
+}
+
+async function freshPayment(world: World, party: Party): Promise<number> {
+  const id = await freshBooking(world, party);
+  const approved = await world.api({
+    method: 'POST',
+    url: `/api/v1/booking/bookings/${id}/approve/`,
+    token: party.vendor.token,
+  });
+  expect(approved.statusCode, approved.body).toBe(200);
+  const intent = await world.api({
+    method: 'POST',
+    url: '/api/v1/payment/intents/',
+    token: party.customer.token,
+    payload: { booking_id: id },
+  });
+  expect(intent.statusCode, intent.body).toBe(201);
+  return intent.json().payment.id;
+}
+
+/** Resources reached by a path parameter, and who owns them. */
+export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
+  {
+    match: /\/vendor\/(items|offerings)\/:id\/$/,
+    resource: {
+      kind: 'listing',
+      twoParty: false,
+      idOf: (p, url) => (kindOfUrl(url) === 'equipment' ? p.equipment.id : p.adventure.id),
+      fresh: async (w, p, url) =>
+        (kindOfUrl(url) === 'equipment'
+          ? await createEquipment(w.t.app, p.vendor)
+          : await createAdventure(w.t.app, p.vendor)
+        ).id,
+    },
+  },
+  {
+    match: /\/vendor\/slots\/:id\/$/,
+    resource: {
+      kind: 'slot',
+      twoParty: false,
+      idOf: (p) => p.slotId,
+      fresh: async (w, p) => {
+        const res = await w.api({
+          method: 'POST',
+          url: '/api/v1/booking/vendor/slots/',
+          token: p.vendor.token,
+          payload: { equipment_item_id: p.slotItem.id, ...freshWindow(w.t) },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id;
+      },
+    },
+  },
+  {
+    match: /\/bookings\/:id\//,
+    resource: { kind: 'booking', twoParty: true, idOf: (p) => p.bookingId, fresh: freshBooking },
+  },
+  {
+    match: /\/:payment_id\//,
+    resource: { kind: 'payment', twoParty: true, idOf: (p) => p.paymentId, fresh: freshPayment },
+  },
+];
+
+/** Path parameters naming resources nobody owns (staff-managed or public lookups). */
+export const UNOWNED: {
+  match: RegExp;
+  value: (world: World, param: string, url: string) => string | number;
+  /** a new one, for requests that change or consume it */
+  fresh?: (world: World) => Promise<number>;
+}[] = [
+  {
+    match: /\/categories\/:id\/$/,
+    value: (w) => w.category.id,
+    fresh: async (w) => (await createCategory(w.t.app, w.staff.token)).id,
+  },
+  {
+    match: /\/:public_id\/$/,
+    value: (w, _param, url) => (kindOfUrl(url) === 'equipment' ? w.a.equipment : w.a.adventure).public_id,
+  },
+  { match: /\/storefront\/:slug\/$/, value: (w) => w.a.vendor.slug },
+];
+
+export function ownedResource(url: string): OwnedResource | undefined {
+  return OWNED.find((o) => o.match.test(url))?.resource;
+}
+
+/** A new resource for a request that changes or consumes the one its path names (undefined: none). */
+export async function freshTarget(
+  world: World,
+  party: Party,
+  route: RouteEntry,
+): Promise<number | undefined> {
+  if (route.method === 'GET' || !pathParams(route.url).length) return undefined;
+  const owned = ownedResource(route.url);
+  if (owned) return owned.fresh(world, party, route.url);
+  return UNOWNED.find((u) => u.match.test(route.url))?.fresh?.(world);
+}
+
+/** The URL of a route with its path parameters set to the party's own resource (or the shared ones). */
+export function sampleUrl(world: World, party: Party, route: RouteEntry, id?: number): string {
+  const params = pathParams(route.url);
+  if (!params.length) return route.url;
+  const owned = ownedResource(route.url);
+  const unowned = UNOWNED.find((u) => u.match.test(route.url));
+  const values: Record<string, string | number> = {};
+  for (const param of params) {
+    if (owned) values[param] = id ?? owned.idOf(party, route.url);
+    else if (unowned) values[param] = id ?? unowned.value(world, param, route.url);
+    else throw new Error(`no sample value for :${param} of ${routeName(route)}: add it to OWNED or UNOWNED`);
+  }
+  return fillPath(route.url, values);
+}
+
+// --- query strings -------------------------------------------------------------------------------------
+
+const WIDE_FROM = '2000-01-01T00:00:00Z';
+const WIDE_TO = '2100-01-01T00:00:00Z';
+
+function schemaProperties(schema: unknown): Record<string, { type?: unknown }> {
+  return ((schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ??
+    {}) as Record<string, { type?: unknown }>;
+}
+
+export function requiredOf(schema: unknown): string[] {
+  return ((schema as { required?: string[] } | undefined)?.required ?? []) as string[];
+}
+
+/** A query string satisfying a route's required parameters (by their names), with the party's listing. */
+export function sampleQuery(party: Party, route: RouteEntry): string {
+  const properties = schemaProperties(route.schema?.querystring);
+  const required = new Set(requiredOf(route.schema?.querystring));
+  const query = new URLSearchParams();
+  const window = { starts_at: '2027-03-01T10:00:00Z', ends_at: '2027-03-02T10:00:00Z' };
+  for (const name of Object.keys(properties)) {
+    // exactly one listing id is what every route taking these wants (a filter or a target)
+    if (name === 'equipment_item_id') query.set(name, String(party.equipment.id));
+    else if (!required.has(name)) continue;
+    else if (name === 'from') query.set(name, WIDE_FROM);
+    else if (name === 'to') query.set(name, WIDE_TO);
+    else if (name in window) query.set(name, window[name as keyof typeof window]);
+    else throw new Error(`no sample value for required query parameter ${name} of ${routeName(route)}`);
+  }
+  // list endpoints: the widest page, so that everything the caller may see is in the answer
+  if ('page_size' in properties) query.set('page_size', '100');
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
+
+// --- request bodies ------------------------------------------------------------------------------------
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+type BodyFactory = (world: World, party: Party, route: RouteEntry) => Record<string, unknown>;
+
+const listingBody = (url: string, world: World): Record<string, unknown> =>
+  kindOfUrl(url) === 'equipment'
+    ? {
+        public_id: uniquePublicId('eq'),
+        title: 'Sea kayak',
+        description: 'Two seats',
+        details: { seats: 2 },
+        location: 'Lagos',
+        price_per_day: '45.00',
+        is_active: true,
+        category_id: world.category.id,
+      }
+    : {
+        public_id: uniquePublicId('adv'),
+        title: 'Cave tour',
+        description: 'Two hours',
+        meeting_point: 'Marina',
+        duration_minutes: 120,
+        capacity: 8,
+        price_per_person: '35.00',
+        is_active: true,
+        category_id: world.category.id,
+      };
+
+/** A valid body per body-carrying route pattern (method + URL). */
+export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }[] = [
+  {
+    method: 'POST',
+    match: /\/accounts\/register\/vendor\/$/,
+    body: () => ({
+      email: `v-${unique()}@example.com`,
+      password: PASSWORD,
+      business_name: `Shop ${unique()}`,
+    }),
+  },
+  {
+    method: 'POST',
+    match: /\/accounts\/register\/customer\/$/,
+    body: () => ({ email: `c-${unique()}@example.com`, password: PASSWORD, first_name: 'Ana' }),
+  },
+  {
+    method: 'POST',
+    match: /\/accounts\/token\/$/,
+    body: (_w, p) => ({ email: p.customer.email, password: PASSWORD }),
+  },
+  { method: 'POST', match: /\/accounts\/token\/refresh\/$/, body: () => ({ refresh: 'not-a-real-token' }) },
+  { method: 'PATCH', match: /\/accounts\/vendor-profile\/me\/$/, body: () => ({ city: 'Faro' }) },
+  { method: 'POST', match: /\/vendor\/(items|offerings)\/$/, body: (w, _p, r) => listingBody(r.url, w) },
+  { method: 'PUT', match: /\/vendor\/(items|offerings)\/:id\/$/, body: (w, _p, r) => listingBody(r.url, w) },
+  { method: 'PATCH', match: /\/vendor\/(items|offerings)\/:id\/$/, body: () => ({ title: 'Renamed' }) },
+  {
+    method: 'POST',
+    match: /\/booking\/vendor\/slots\/$/,
+    body: (w, p) => ({ equipment_item_id: p.slotItem.id, ...freshWindow(w.t) }),
+  },
+  { method: 'PATCH', match: /\/booking\/vendor\/slots\/:id\/$/, body: () => ({ is_available: true }) },
+  {
+    method: 'POST',
+    match: /\/booking\/bookings\/request\/$/,
+    body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), customer_notes: 'hi' }),
+  },
+  { method: 'POST', match: /\/bookings\/:id\/(approve|decline|cancel)\/$/, body: () => ({ note: 'ok' }) },
+  { method: 'POST', match: /\/payment\/intents\/$/, body: (_w, p) => ({ booking_id: p.paidBookingId }) },
+  {
+    method: 'POST',
+    match: /\/payment\/webhooks\/gateway\/$/,
+    body: (_w, p) => ({
+      gateway_event_id: `evt_${unique()}`,
+      event_type: 'payment_intent.processing',
+      gateway_payment_intent_id: p.intentId,
+      payload: {},
+    }),
+  },
+  { method: 'POST', match: /\/categories\/$/, body: () => ({ name: `Category ${unique()}` }) },
+  { method: 'PATCH', match: /\/categories\/:id\/$/, body: () => ({ description: 'Updated' }) },
+  {
+    method: 'POST',
+    match: /\/marketing\/track\/click\/$/,
+    body: (_w, p) => ({ listing_type: 'equipment', public_id: p.equipment.public_id }),
+  },
+];
+
+export function sampleBody(
+  world: World,
+  party: Party,
+  route: RouteEntry,
+): Record<string, unknown> | undefined {
+  if (!route.schema?.body) return undefined;
+  const sample = SAMPLE_BODIES.find((s) => s.method === route.method && s.match.test(route.url));
+  if (!sample) throw new Error(`no sample body for ${routeName(route)}: add it to SAMPLE_BODIES`);
+  return sample.body(world, party, route);
+}
+
+/** Body fields a route takes (its body schema's properties). */
+export function bodyFields(route: RouteEntry): string[] {
+  return Object.keys(schemaProperties(route.schema?.body));
+}

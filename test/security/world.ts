@@ -1,0 +1,244 @@
+import { SignJWT } from 'jose';
+import { expect } from 'vitest';
+import { vendorProfileId } from '../helpers/booking-factories.ts';
+import { type Injector, injector, type TestApp } from '../helpers/build-test-app.ts';
+import {
+  type CategoryOut,
+  createAdventure,
+  createCategory,
+  createEquipment,
+  createStaffAccount,
+  type ListingOut,
+} from '../helpers/catalog-factories.ts';
+import { type Account, registerCustomer, registerVendor } from '../helpers/factories.ts';
+
+// Two unrelated "worlds" (a vendor with listings, slots and clicks; a customer with bookings and a
+// payment), a staff account, and forged tokens: the fixtures of the security suites (not a test file).
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export interface Vendor extends Account {
+  profileId: number;
+  slug: string;
+}
+
+export interface Party {
+  vendor: Vendor;
+  customer: Account;
+  equipment: ListingOut;
+  adventure: ListingOut;
+  /** an equipment item that carries the slots (slots change what can be booked, so not on the others) */
+  slotItem: ListingOut;
+  slotId: number;
+  /** a requested booking of the equipment item */
+  bookingId: number;
+  /** an approved booking of the adventure with an open payment */
+  paidBookingId: number;
+  paymentId: number;
+  intentId: string;
+  clientSecret: string;
+  clickId: number;
+}
+
+/** Strings that only one world's own parties may ever see (private data, never on a public page). */
+export interface Markers {
+  customerEmail: string;
+  vendorEmail: string;
+  phone: string;
+  customerNotes: string;
+  vendorNotes: string;
+  campaign: string;
+  referrer: string;
+}
+
+export interface World {
+  t: TestApp;
+  api: Injector;
+  a: Party;
+  b: Party;
+  markers: { a: Markers; b: Markers };
+  staff: Account;
+  category: CategoryOut;
+  tokens: ForgedTokens;
+}
+
+export interface ForgedTokens {
+  expired: string;
+  /** a valid token whose payload was changed (sub of another user), signature kept */
+  tampered: string;
+  /** signature bytes altered */
+  badSignature: string;
+  /** header alg "none", no signature */
+  algNone: string;
+  /** signed with another key */
+  foreignKey: string;
+  /** the customer's refresh token, presented as an access token */
+  refreshAsAccess: string;
+  /** well-formed but not a JWT */
+  garbage: string;
+}
+
+let windowDay = 0;
+/** A fresh window (whole days, in the future relative to the test clock) no other booking uses. */
+export function freshWindow(t: TestApp, hours = 26): { starts_at: string; ends_at: string } {
+  windowDay += 3;
+  const starts = t.clock.now().getTime() + (10 + windowDay) * DAY;
+  return {
+    starts_at: new Date(starts).toISOString(),
+    ends_at: new Date(starts + hours * HOUR).toISOString(),
+  };
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+async function forgeTokens(t: TestApp, victim: Account, other: Account): Promise<ForgedTokens> {
+  const now = Math.floor(t.clock.now().getTime() / 1000);
+  const key = new TextEncoder().encode(t.config.jwtSecret ?? '');
+  const claims = (sub: number) => ({ token_type: 'access', sub: String(sub), jti: `forged-${sub}-${now}` });
+  const expired = await new SignJWT(claims(victim.id))
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(now - 3600)
+    .setExpirationTime(now - 60)
+    .sign(key);
+  const [header, , signature] = victim.token.split('.');
+  const tampered = `${header}.${b64({ ...claims(other.id), iat: now, exp: now + 600 })}.${signature}`;
+  const flipped = signature[0] === 'A' ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+  const algNone = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims(victim.id), iat: now, exp: now + 600 })}.`;
+  const foreignKey = await new SignJWT(claims(victim.id))
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + 600)
+    .sign(new TextEncoder().encode('another-secret-entirely-0123456789'));
+  return {
+    expired,
+    tampered,
+    badSignature: `${victim.token.split('.').slice(0, 2).join('.')}.${flipped}`,
+    algNone,
+    foreignKey,
+    refreshAsAccess: victim.refresh,
+    garbage: 'not.a.jwt',
+  };
+}
+
+async function makeParty(t: TestApp, api: Injector, tag: string, markers: Markers): Promise<Party> {
+  const registered = await registerVendor(t.app, { email: markers.vendorEmail, phone_number: markers.phone });
+  const vendor: Vendor = {
+    ...registered,
+    profileId: await vendorProfileId(t.db, registered.id),
+    slug: registered.vendorSlug ?? '',
+  };
+  const customer = await registerCustomer(t.app, {
+    email: markers.customerEmail,
+    phone_number: markers.phone,
+  });
+  const equipment = await createEquipment(t.app, vendor, { title: `Kayak ${tag}` });
+  const adventure = await createAdventure(t.app, vendor, { title: `Cave tour ${tag}` });
+
+  const slotItem = await createEquipment(t.app, vendor, { title: `Paddleboard ${tag}` });
+  const slot = await api({
+    method: 'POST',
+    url: '/api/v1/booking/vendor/slots/',
+    token: vendor.token,
+    payload: { equipment_item_id: slotItem.id, ...freshWindow(t), is_available: false },
+  });
+  expect(slot.statusCode, slot.body).toBe(201);
+
+  const view = await api({
+    method: 'GET',
+    url: `/api/v1/equipment/items/${equipment.public_id}/?utm_campaign=${markers.campaign}`,
+    headers: { referer: markers.referrer },
+  });
+  expect(view.statusCode, view.body).toBe(200);
+
+  const booking = await api({
+    method: 'POST',
+    url: '/api/v1/booking/bookings/request/',
+    token: customer.token,
+    payload: {
+      equipment_item_id: equipment.id,
+      ...freshWindow(t),
+      customer_notes: markers.customerNotes,
+      marketing_click_id: view.json().marketing_click_id,
+    },
+  });
+  expect(booking.statusCode, booking.body).toBe(201);
+
+  const paid = await api({
+    method: 'POST',
+    url: '/api/v1/booking/bookings/request/',
+    token: customer.token,
+    payload: {
+      adventure_offering_id: adventure.id,
+      ...freshWindow(t, 2),
+      customer_notes: markers.customerNotes,
+    },
+  });
+  expect(paid.statusCode, paid.body).toBe(201);
+  const approved = await api({
+    method: 'POST',
+    url: `/api/v1/booking/bookings/${paid.json().id}/approve/`,
+    token: vendor.token,
+    payload: { vendor_notes: markers.vendorNotes },
+  });
+  expect(approved.statusCode, approved.body).toBe(200);
+  const intent = await api({
+    method: 'POST',
+    url: '/api/v1/payment/intents/',
+    token: customer.token,
+    payload: { booking_id: paid.json().id },
+  });
+  expect(intent.statusCode, intent.body).toBe(201);
+
+  return {
+    vendor,
+    customer,
+    equipment,
+    adventure,
+    slotItem,
+    slotId: slot.json().id,
+    bookingId: booking.json().id,
+    paidBookingId: paid.json().id,
+    paymentId: intent.json().payment.id,
+    intentId: intent.json().payment.gateway_payment_intent_id,
+    clientSecret: intent.json().client_secret,
+    clickId: view.json().marketing_click_id,
+  };
+}
+
+function markersFor(tag: string): Markers {
+  const n = `${tag}${Math.random().toString(36).slice(2, 8)}`;
+  return {
+    customerEmail: `private-customer-${n}@example.com`,
+    vendorEmail: `private-vendor-${n}@example.com`,
+    phone: `+351-PRIVATE-${n}`,
+    customerNotes: `private customer note ${n}`,
+    vendorNotes: `private vendor note ${n}`,
+    campaign: `private-campaign-${n}`,
+    referrer: `https://private-referrer-${n}.example/`,
+  };
+}
+
+/** Both worlds, built through the API on a fresh app. */
+export async function buildWorld(t: TestApp): Promise<World> {
+  const api = injector(t.app);
+  const markers = { a: markersFor('a'), b: markersFor('b') };
+  const a = await makeParty(t, api, 'A', markers.a);
+  const b = await makeParty(t, api, 'B', markers.b);
+  const staff = await createStaffAccount(t);
+  const category = await createCategory(t.app, staff.token);
+  return { t, api, a, b, markers, staff, category, tokens: await forgeTokens(t, a.customer, a.vendor) };
+}
+
+/** The path parameters of a route's url (`:id`, `:payment_id`, ...) in order. */
+export function pathParams(url: string): string[] {
+  return [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+}
+
+/** The url with its parameters replaced (values are URL-encoded unless `raw`). */
+export function fillPath(url: string, values: Record<string, string | number>, raw = false): string {
+  return url.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const value = String(values[name]);
+    return raw ? value : encodeURIComponent(value);
+  });
+}
