@@ -18,12 +18,14 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.insertInto('cache_versions').values({ name: 'catalog', version: 0 }).execute();
 
+  // Row-level on both databases: a statement that changes no row (an update of an unknown id) leaves
+  // the version, and so the caches, alone.
   if (dialectOf(db) === 'postgres') {
     await sql`create function bump_catalog_version() returns trigger language plpgsql as $$
       begin ${BUMP}; return null; end $$`.execute(db);
     for (const table of TABLES) {
       await sql`create trigger ${sql.raw(`${table}_catalog_version`)} after insert or update or delete on ${sql.table(table)}
-        for each statement execute function bump_catalog_version()`.execute(db);
+        for each row execute function bump_catalog_version()`.execute(db);
     }
     return;
   }
