@@ -12,6 +12,7 @@ import * as paymentsOpenUnique from './migrations/2026112204-payments-open-uniqu
 import * as listingsPublicScan from './migrations/2026112207-listings-public-scan.ts';
 import * as catalogVersion from './migrations/2026112208-catalog-version.ts';
 import * as bookingAttribution from './migrations/2026112209-booking-attribution.ts';
+import * as windowIndexes from './migrations/2026112210-window-indexes.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026112207-listings-public-scan': listingsPublicScan,
   '2026112208-catalog-version': catalogVersion,
   '2026112209-booking-attribution': bookingAttribution,
+  '2026112210-window-indexes': windowIndexes,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db, UsersTable, VendorProfilesTable } from '../../db/database.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 
 export type UserRow = Selectable<UsersTable>;
 export type VendorProfileRow = Selectable<VendorProfilesTable>;
@@ -12,20 +13,32 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** What authentication needs of a user, in one indexed lookup. */
+/**
+ * What authentication needs of a user, in one indexed lookup; it runs on every authenticated request, so
+ * its SQL is compiled once, and the vendor profile comes from a scalar subquery (a join with bound values
+ * is re-planned by SQLite at every execution).
+ */
+const authUserQuery = reusableQuery(
+  (db, a: { id: number }) =>
+    db
+      .selectFrom('users')
+      .select((eb) => [
+        'users.id',
+        'users.email',
+        'users.is_vendor',
+        'users.is_staff',
+        eb
+          .selectFrom('vendor_profiles')
+          .select('vendor_profiles.id')
+          .whereRef('vendor_profiles.user_id', '=', 'users.id')
+          .as('vendor_id'),
+      ])
+      .where('users.id', '=', a.id),
+  ['id'],
+);
+
 export async function findAuthUser(db: Db, id: number) {
-  return db
-    .selectFrom('users')
-    .leftJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
-    .select([
-      'users.id',
-      'users.email',
-      'users.is_vendor',
-      'users.is_staff',
-      'vendor_profiles.id as vendor_id',
-    ])
-    .where('users.id', '=', id)
-    .executeTakeFirst();
+  return (await authUserQuery(db, { id }))[0];
 }
 
 export async function insertUser(db: Db, values: Insertable<UsersTable>): Promise<UserRow> {

@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, Db } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
@@ -7,6 +7,10 @@ import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 // The facts availability.ts decides on, read with indexed range queries (listing_id, starts_at), and the
 // same rules as one SQL predicate for filtering listing lists. The fact queries run on every availability
 // check and booking request: their SQL is compiled once (reusableQuery).
+
+// Constants stay literals in the SQL: SQLite re-plans a statement whenever a bound value it could plan
+// on changes, and these never change.
+const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((s) => sql.lit(s)))})`;
 
 type WindowArgs = { listingId: number; startsAt: number; endsAt: number };
 const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt'] as const;
@@ -17,9 +21,9 @@ const overlappingBookingsQuery = reusableQuery(
       .selectFrom('bookings')
       .select(['starts_at', 'ends_at', 'status'])
       .where('listing_id', '=', a.listingId)
-      .where('status', 'in', ACTIVE_STATUSES)
+      .where('ends_at', '>', a.startsAt)
       .where('starts_at', '<', a.endsAt)
-      .where('ends_at', '>', a.startsAt),
+      .where(ACTIVE),
   WINDOW_ARGS,
 );
 
@@ -40,8 +44,8 @@ const anyAvailableSlotQuery = reusableQuery(
       .selectFrom('availability_slots')
       .select('id')
       .where('listing_id', '=', a.listingId)
-      .where('is_available', '=', 1)
-      .limit(1),
+      .where(sql<SqlBool>`is_available = 1`)
+      .limit(sql.lit(1)),
   ['listingId'],
 );
 

@@ -1,6 +1,12 @@
-import { type Insertable, sql, type Updateable } from 'kysely';
+import { type ExpressionBuilder, type Insertable, sql, type Updateable } from 'kysely';
 import { dialectOf } from '../../db/create-db.ts';
-import type { BookingStatus, BookingStatusHistoryTable, BookingsTable, Db } from '../../db/database.ts';
+import type {
+  BookingStatus,
+  BookingStatusHistoryTable,
+  BookingsTable,
+  Database,
+  Db,
+} from '../../db/database.ts';
 import type { Page } from '../../http/pagination.ts';
 
 export async function insertBooking(db: Db, values: Insertable<BookingsTable>): Promise<number> {
@@ -61,34 +67,44 @@ export async function setCurrency(db: Db, id: number, currency: string): Promise
   await db.updateTable('bookings').set({ currency }).where('id', '=', id).execute();
 }
 
-/** A booking with what its API object shows of its listing and vendor. */
+/**
+ * A booking with what its API object shows of its listing and vendor. Scalar subqueries on primary keys
+ * rather than joins: SQLite (built with STAT4) re-plans a join at every execution with new bound values,
+ * which cost more than the whole lookup.
+ */
 function bookingsView(db: Db) {
-  return db
-    .selectFrom('bookings')
-    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
-    .innerJoin('vendor_profiles', 'vendor_profiles.id', 'bookings.vendor_id');
+  return db.selectFrom('bookings');
 }
 
-const VIEW_COLUMNS = [
-  'bookings.id',
-  'bookings.status',
-  'bookings.listing_id',
-  'bookings.listing_kind',
-  'bookings.vendor_id',
-  'bookings.customer_id',
-  'bookings.starts_at',
-  'bookings.ends_at',
-  'bookings.participants_count',
-  'bookings.customer_notes',
-  'bookings.vendor_notes',
-  'bookings.total_price_cents',
-  'bookings.currency',
-  'bookings.listing_click_id',
-  'bookings.created_at',
-  'bookings.updated_at',
-  'listings.title as listing_title',
-  'vendor_profiles.slug as vendor_slug',
-] as const;
+const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) =>
+  [
+    'bookings.id',
+    'bookings.status',
+    'bookings.listing_id',
+    'bookings.listing_kind',
+    'bookings.vendor_id',
+    'bookings.customer_id',
+    'bookings.starts_at',
+    'bookings.ends_at',
+    'bookings.participants_count',
+    'bookings.customer_notes',
+    'bookings.vendor_notes',
+    'bookings.total_price_cents',
+    'bookings.currency',
+    'bookings.listing_click_id',
+    'bookings.created_at',
+    'bookings.updated_at',
+    eb
+      .selectFrom('listings')
+      .select('listings.title')
+      .whereRef('listings.id', '=', 'bookings.listing_id')
+      .as('listing_title'),
+    eb
+      .selectFrom('vendor_profiles')
+      .select('vendor_profiles.slug')
+      .whereRef('vendor_profiles.id', '=', 'bookings.vendor_id')
+      .as('vendor_slug'),
+  ] as const;
 
 export interface BookingViewRow {
   id: number;
@@ -112,7 +128,11 @@ export interface BookingViewRow {
 }
 
 export async function findBookingView(db: Db, id: number): Promise<BookingViewRow | undefined> {
-  return bookingsView(db).select(VIEW_COLUMNS).where('bookings.id', '=', id).executeTakeFirst();
+  return bookingsView(db)
+    .select(VIEW_COLUMNS)
+    .where('bookings.id', '=', id)
+    .$narrowType<{ listing_title: string; vendor_slug: string }>()
+    .executeTakeFirst();
 }
 
 export interface BookingListFilter {

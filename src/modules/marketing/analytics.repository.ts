@@ -113,30 +113,23 @@ type Part = { table: 'daily' | 'raw'; from: number; to: number; sign: 1 | -1 };
 
 /**
  * Where the clicks of [from, to) are counted: on PostgreSQL (or without rollup) the raw clicks of the whole
- * range; on SQLite the rollup for whole UTC days and raw clicks for the partial days at the edges. An edge
- * is read either directly or as its whole day from the rollup minus the rest of that day, whichever part
- * of the day is shorter; the usual right edge, `to` = now, takes the whole of today minus the part after
- * now, which holds no clicks, instead of today's clicks one by one.
+ * range; on SQLite the rollup for whole UTC days and raw clicks for the partial days at the edges. When the
+ * range ends after now (the usual `to` = now), its last partial day is read as the whole day from the
+ * rollup minus the rest of the day, which lies in the future and so holds no clicks, instead of today's
+ * clicks one by one.
  */
 function parts(db: Db, range: VendorRange, options: SummaryOptions): Part[] {
   const { from, to } = range;
   if (dialectOf(db) === 'postgres' || options.rollup === false) return [{ table: 'raw', from, to, sign: 1 }];
-  let firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
+  const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
   let endDay = Math.floor(to / DAY_MS) * DAY_MS;
   if (firstDay > endDay) return [{ table: 'raw', from, to, sign: 1 }]; // inside one day
   const edges: Part[] = [];
-  if (from < firstDay) {
-    const dayStart = firstDay - DAY_MS;
-    if (from - dayStart < firstDay - from) {
-      edges.push({ table: 'raw', from: dayStart, to: from, sign: -1 });
-      firstDay = dayStart;
-    } else edges.push({ table: 'raw', from, to: firstDay, sign: 1 });
-  }
+  if (from < firstDay) edges.push({ table: 'raw', from, to: firstDay, sign: 1 });
   if (endDay < to) {
-    const dayEnd = endDay + DAY_MS;
-    if (to >= (options.now ?? Number.POSITIVE_INFINITY) || dayEnd - to < to - endDay) {
-      edges.push({ table: 'raw', from: to, to: dayEnd, sign: -1 });
-      endDay = dayEnd;
+    if (to >= (options.now ?? Number.POSITIVE_INFINITY)) {
+      edges.push({ table: 'raw', from: to, to: endDay + DAY_MS, sign: -1 });
+      endDay += DAY_MS;
     } else edges.push({ table: 'raw', from: endDay, to, sign: 1 });
   }
   return firstDay < endDay ? [{ table: 'daily', from: firstDay, to: endDay, sign: 1 }, ...edges] : edges;
