@@ -69,6 +69,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    // No automatic HEAD twins: a HEAD on a listing detail would run the GET handler and record a click.
+    exposeHeadRoutes: false,
     frameworkErrors,
     // Requests the server has already accepted are served during shutdown, not refused with a 503.
     return503OnClosing: false,

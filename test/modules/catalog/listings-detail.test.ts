@@ -74,6 +74,13 @@ describe.each(KIND_CASES)('public detail and click capture ($kind)', (k: KindCas
     expect(clicks.at(-1)!.vendor_id).toBe(profileRow.id);
   });
 
+  it('records no click for a HEAD request (there is no HEAD route)', async () => {
+    const before = (await clicksOf(listing.id)).length;
+    const res = await api({ method: 'HEAD', url: publicPath(k, listing.public_id) });
+    expect(res.statusCode).toBe(404);
+    expect((await clicksOf(listing.id)).length).toBe(before);
+  });
+
   it('records one click per view: N views, N rows, N distinct ids', async () => {
     const fresh = await k.create(t.app, vendor);
     const ids: number[] = [];
