@@ -630,11 +630,17 @@ async function main(): Promise<number> {
   );
   await stopProcess(ceilingProcess.child);
   const rows: Row[] = [];
+  const memoryLine = (after: string) => {
+    const mb = (field: 'VmRSS' | 'VmHWM') => ((procStatusKb(pid, field) ?? 0) / 1024).toFixed(0);
+    console.log(`  server memory after ${after}: RSS ${mb('VmRSS')} MB, peak so far ${mb('VmHWM')} MB`);
+  };
+  memoryLine('start-up and logins');
   for (const s of scenarios) {
     if (only && !only.has(s.key)) continue;
     rows.push(
       judge(await measure(s.key, s.title, base, s.connections, s.requests, profile, seconds), ceiling.rps),
     );
+    memoryLine(s.key);
   }
 
   // 6. memory, report
