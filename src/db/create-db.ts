@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, type RawBuilder, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database, Db, Dialect } from './database.ts';
 
@@ -94,8 +94,13 @@ export function dialectOf(db: Db): Dialect {
  */
 export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Db) => Promise<T>): Promise<T> {
   if (dialectOf(db) === 'postgres') return db.transaction().execute(fn);
+  return sqliteTransaction(db, sql`begin immediate`, fn);
+}
+
+/** fn inside `begin` ... commit on SQLite's one connection; rolled back when fn throws. */
+function sqliteTransaction<T>(db: Kysely<Database>, begin: RawBuilder<unknown>, fn: (trx: Db) => Promise<T>) {
   return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
+    await begin.execute(conn);
     try {
       const result = await fn(conn);
       await sql`commit`.execute(conn);
@@ -116,15 +121,5 @@ export async function inReadSnapshot<T>(db: Kysely<Database>, fn: (trx: Db) => P
   if (dialectOf(db) === 'postgres') {
     return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
   }
-  return db.connection().execute(async (conn) => {
-    await sql`begin deferred`.execute(conn);
-    try {
-      const result = await fn(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(conn).catch(() => {});
-      throw error;
-    }
-  });
+  return sqliteTransaction(db, sql`begin deferred`, fn);
 }

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { dialectOf } from '../../db/create-db.ts';
-import type { ClickSource, Db, ListingKind, TrafficType } from '../../db/database.ts';
+import type { Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
 import type { Page } from '../../http/pagination.ts';
 
 // Analytics is a read model over the whole service: besides its own listing_clicks table it reads
@@ -44,25 +44,11 @@ export async function countClicks(db: Db, filter: ClickFilter): Promise<number> 
   return Number(row.n);
 }
 
-export interface ClickListRow {
-  id: number;
-  listing_id: number;
-  listing_kind: ListingKind;
+/** A click row as the click list shows it: the click plus its listing's public id and title. */
+export type ClickListRow = Omit<Selectable<ListingClicksTable>, 'vendor_id'> & {
   public_id: string;
   title: string;
-  traffic_type: TrafficType;
-  source: ClickSource;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  utm_term: string;
-  utm_content: string;
-  gclid: string;
-  fbclid: string;
-  referrer: string;
-  user_id: number | null;
-  created_at: number;
-}
+};
 
 /** One page of a vendor's clicks, newest first; archived listings included (the join ignores state). */
 export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promise<ClickListRow[]> {

@@ -1,5 +1,6 @@
 import type { Db, ListingClicksTable } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
+import { TRACKING_PARAMS } from './traffic.ts';
 
 export type ClickValues = Omit<ListingClicksTable, 'id'>;
 
@@ -9,13 +10,7 @@ const CLICK_COLUMNS = [
   'vendor_id',
   'traffic_type',
   'source',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'gclid',
-  'fbclid',
+  ...TRACKING_PARAMS,
   'referrer',
   'user_id',
   'created_at',

@@ -1,16 +1,8 @@
 import type { TrafficType } from '../../db/database.ts';
+import { TRACKING_PARAMS, type TrackingParam } from '../catalog/index.ts';
 
-export const TRACKING_PARAMS = [
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'gclid',
-  'fbclid',
-] as const;
-
-export type TrackingParam = (typeof TRACKING_PARAMS)[number];
+// The parameter names are the catalog's (its detail views accept them); classifying them is marketing's.
+export { TRACKING_PARAMS, type TrackingParam };
 export type TrackingParams = Partial<Record<TrackingParam, string | undefined>>;
 
 /** Marketing when any tracking parameter is non-empty after trimming; organic otherwise. */
