@@ -114,12 +114,29 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         version: '1.0.0',
         description:
           'Equipment rentals and adventures: listings, availability, bookings, mock card payments and ' +
-          'click-to-booking analytics. Every error has the body {detail, code, errors?}.',
+          'click-to-booking analytics. Every error has the body {detail, code, errors?}. Paths work with and ' +
+          'without a trailing slash.',
       },
+      servers: [{ url: '/', description: 'this server' }],
+      tags: [
+        { name: 'accounts', description: 'Registration, tokens, the current user and vendor profile' },
+        { name: 'categories', description: 'Listing categories (staff manage them)' },
+        { name: 'equipment', description: 'Equipment items, priced per day' },
+        {
+          name: 'adventures',
+          description: 'Adventure offerings, priced per person (path segment: adventrues)',
+        },
+        { name: 'availability slots', description: "Vendors' availability slots and the public slot list" },
+        { name: 'bookings', description: 'Availability checks, booking requests and their lifecycle' },
+        { name: 'payments', description: 'Mock card payments and the gateway webhook' },
+        { name: 'marketing', description: 'Click tracking and click-to-booking analytics' },
+      ],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
+    // Every path is served with and without its trailing slash; the document names them without it.
+    transform: ({ schema, url }) => ({ schema, url: url.length > 1 ? url.replace(/\/$/, '') : url }),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await registerMetrics(app, deps.poolStats);

@@ -76,7 +76,9 @@ export function registerRouteConventions(app: FastifyInstance): void {
     const schema = route.schema as Record<string, unknown>;
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
     schema.operationId ??= operationId(method, route.url);
-    if (auth !== 'public') schema.security = [{ bearerAuth: [] }];
+    schema.description ??= schema.summary;
+    // Public operations say so explicitly (an empty requirement), the others name the bearer token.
+    schema.security = auth === 'public' ? [] : [{ bearerAuth: [] }];
     const codes = new Set<number>([400, 500, 503]);
     if (route.schema.body) for (const c of [413, 415]) codes.add(c);
     if (auth !== 'public') for (const c of [401, 403]) codes.add(c);
