@@ -74,20 +74,23 @@ function vendorSlots(db: Db, filter: VendorSlotFilter) {
   return query;
 }
 
-export async function listVendorSlots(db: Db, filter: VendorSlotFilter, page: Page) {
+/** A page of slots in start order, and how many there are in all. */
+async function slotPage(slots: ReturnType<typeof slotsView>, page: Page) {
   const [rows, total] = await Promise.all([
-    vendorSlots(db, filter)
+    slots
       .select(SLOT_COLUMNS)
       .orderBy('availability_slots.starts_at')
       .orderBy('availability_slots.id')
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
-    vendorSlots(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
+    slots.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as SlotRow[], count: Number(total.n) };
+}
+
+export async function listVendorSlots(db: Db, filter: VendorSlotFilter, page: Page) {
+  return slotPage(vendorSlots(db, filter), page);
 }
 
 export interface PublicSlotFilter {
@@ -105,17 +108,5 @@ function publicSlots(db: Db, filter: PublicSlotFilter) {
 }
 
 export async function listPublicSlots(db: Db, filter: PublicSlotFilter, page: Page) {
-  const [rows, total] = await Promise.all([
-    publicSlots(db, filter)
-      .select(SLOT_COLUMNS)
-      .orderBy('availability_slots.starts_at')
-      .orderBy('availability_slots.id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    publicSlots(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as SlotRow[], count: Number(total.n) };
+  return slotPage(publicSlots(db, filter), page);
 }
