@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Insertable, sql, type Updateable } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { dialectOf } from '../../db/create-db.ts';
 import type {
   BookingStatus,
@@ -106,26 +106,11 @@ const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) =>
       .as('vendor_slug'),
   ] as const;
 
-export interface BookingViewRow {
-  id: number;
-  status: BookingStatus;
-  listing_id: number;
-  listing_kind: 'equipment' | 'adventure';
-  vendor_id: number;
-  customer_id: number;
-  starts_at: number;
-  ends_at: number;
-  participants_count: number | null;
-  customer_notes: string;
-  vendor_notes: string;
-  total_price_cents: number;
-  currency: string;
-  listing_click_id: number | null;
-  created_at: number;
-  updated_at: number;
-  listing_title: string;
-  vendor_slug: string;
-}
+/** A booking row as its API object needs it: the table's columns (less the analytics copies) and names. */
+export type BookingViewRow = Omit<
+  Selectable<BookingsTable>,
+  'click_traffic_type' | 'click_utm_source' | 'click_utm_medium' | 'click_utm_campaign'
+> & { listing_title: string; vendor_slug: string };
 
 export async function findBookingView(db: Db, id: number): Promise<BookingViewRow | undefined> {
   return bookingsView(db)
