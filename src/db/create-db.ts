@@ -29,6 +29,8 @@ export interface CreateDbOptions {
   poolSize?: number;
   /** PostgreSQL only: how long to wait for a connection (new or from the pool) before failing (503) */
   connectTimeoutMs?: number;
+  /** PostgreSQL only: a statement running longer is cancelled (default 30 s; the request then gets 503) */
+  statementTimeoutMs?: number;
 }
 
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
@@ -51,6 +53,8 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     // A database that does not answer (a black-holed host, a pool exhausted by slow queries) must fail
     // requests with 503 after a while, not hold them forever.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    // No request may hold a connection forever behind a stuck query or lock.
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
     options: options.searchPath ? `-c search_path=${options.searchPath},public` : undefined,
   });
   // An idle client losing its server (restart, network) must not crash the process.

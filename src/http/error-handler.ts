@@ -30,6 +30,7 @@ const UNAVAILABLE = new Set([
   'ENOTFOUND',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
+  '57014', // query_canceled (statement_timeout)
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
