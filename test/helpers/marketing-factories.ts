@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { BookingStatus, Database, ListingKind } from '../../src/db/database.ts';
 
+export { vendorProfileId } from './booking-factories.ts';
+
 // Rows written straight into other modules' tables, so that the marketing tests do not depend on the
 // catalog and booking endpoints (built in parallel). Columns follow the storage conventions of
 // docs/architecture.md.
@@ -14,16 +16,6 @@ export interface TestListing {
 }
 
 let counter = 0;
-
-/** vendor_profiles.id of a vendor user. */
-export async function vendorProfileId(db: Kysely<Database>, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('vendor_profiles')
-    .select('id')
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 export async function insertListing(
   db: Kysely<Database>,
