@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -15,6 +14,7 @@ import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { registerRouteConventions } from './http/openapi.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
@@ -91,7 +91,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     parseJson(request, body as string, done);
   });
 
-  await app.register(helmet, { contentSecurityPolicy: false });
+  registerSecurityHeaders(app, { contentSecurityPolicy: false });
   await app.register(cors, {
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
   });
