@@ -53,10 +53,15 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
         response: { 200: s.page },
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const page = pageOf(request.query);
-      const { count, results } = await listings.listPublicListings(deps, kind, request.query, page);
-      return paginated(request, page, count, results);
+      const body = await listings.listPublicListings(deps, kind, request.query, page, {
+        // the body's next/previous links are absolute URLs built from the request's own
+        key: `${request.protocol}://${request.host}${request.url}`,
+        render: ({ count, results }) => reply.serialize(paginated(request, page, count, results)) as string,
+      });
+      // already serialized by this route's own response serializer: sent as it is
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 

@@ -44,8 +44,8 @@ export interface CatalogDeps {
   recordClick: RecordClick;
   /** absent until the booking module is wired: the available_from/available_to filter is then a 400 */
   availableIn?: AvailabilityFilter;
-  /** public list pages by query, valid while the catalog version is unchanged */
-  listCache?: ListCache<ListingsPage>;
+  /** rendered public list pages by request, valid while the catalog version is unchanged */
+  listCache?: ListCache<string>;
 }
 
 export interface ListingsPage {
@@ -188,25 +188,36 @@ async function pageOfListings(
   return { count, results: rows.map((row) => toListing(kind, row)) };
 }
 
-/** Active listings of a kind, filtered and ordered as the query says. */
+/** How a page of listings becomes a response body; `key` names the request the body answers. */
+export interface PageRendering {
+  key: string;
+  render: (page: ListingsPage) => string;
+}
+
+/**
+ * Active listings of a kind, filtered and ordered as the query says, rendered as the response body.
+ * Rendered bodies are cached per request key and catalog version (see ListCache), so a repeated query
+ * costs one version read.
+ */
 export async function listPublicListings(
   deps: CatalogDeps,
   kind: KindDescriptor,
   query: PublicListQuery,
   page: Page,
-) {
+  rendering: PageRendering,
+): Promise<string> {
   const filter = publicFilter(deps, kind, query);
   const order = orderOf(query.ordering);
   // Pages filtered by availability depend on bookings and slots, which the catalog version does not
   // follow: they are always read fresh.
-  if (!deps.listCache || !filter || filter.extra) return pageOfListings(deps.db, kind, filter, order, page);
-  const key = JSON.stringify([filter, order, page.limit, page.offset]);
+  if (!deps.listCache || !filter || filter.extra)
+    return rendering.render(await pageOfListings(deps.db, kind, filter, order, page));
   const version = await repo.catalogVersion(deps.db);
-  const cached = deps.listCache.get(key, version);
-  if (cached) return cached;
-  const fresh = await pageOfListings(deps.db, kind, filter, order, page);
-  deps.listCache.set(key, version, fresh);
-  return fresh;
+  const cached = deps.listCache.get(rendering.key, version);
+  if (cached !== undefined) return cached;
+  const body = rendering.render(await pageOfListings(deps.db, kind, filter, order, page));
+  deps.listCache.set(rendering.key, version, body);
+  return body;
 }
 
 export interface Visit {

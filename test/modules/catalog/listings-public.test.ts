@@ -272,7 +272,10 @@ describe('the availability hook', () => {
   const window = { available_from: '2026-07-01T10:00:00Z', available_to: '2026-07-01T12:00:00Z' };
 
   it('answers 400 when no availability filter is wired', async () => {
-    const error = await listPublicListings(deps(), EQUIPMENT, window, pageOf({})).catch((e) => e);
+    const error = await listPublicListings(deps(), EQUIPMENT, window, pageOf({}), {
+      key: 'k',
+      render: JSON.stringify,
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe('invalid');
     expect(error.errors).toEqual({
@@ -326,12 +329,11 @@ describe('the availability hook', () => {
         );
     };
     const names = async (query: Record<string, string>) => {
-      const { count, results } = await listPublicListings(
-        deps(noOverlap),
-        KINDS.equipment,
-        query,
-        pageOf({}),
-      );
+      const body = await listPublicListings(deps(noOverlap), KINDS.equipment, query, pageOf({}), {
+        key: JSON.stringify(query),
+        render: (page) => JSON.stringify(page),
+      });
+      const { count, results } = JSON.parse(body) as { count: number; results: { id: number }[] };
       const byId = new Map(Object.entries(world.equipment).map(([name, l]) => [l.id, name]));
       expect(count).toBe(results.length);
       return results.map((l) => byId.get(l.id));
