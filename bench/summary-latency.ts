@@ -18,7 +18,7 @@ import { createDb } from '../src/db/create-db.ts';
 import type { ListingClicksTable } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import { issueToken } from '../src/modules/accounts/tokens.ts';
+import { issueToken, loadSigningKey } from '../src/modules/accounts/tokens.ts';
 import { listVendorClicks, summariseVendorClicks } from '../src/modules/marketing/analytics.service.ts';
 
 const { values: args } = parseArgs({
@@ -280,7 +280,7 @@ const config = loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-long-
 const app = await buildApp(config, { db, clock });
 await app.ready();
 const { token } = await issueToken(
-  { key: new TextEncoder().encode(config.jwtSecret!), accessTtl: 3600, refreshTtl: 3600 },
+  { key: await loadSigningKey(db, config.jwtSecret), accessTtl: 3600, refreshTtl: 3600 },
   target.userId,
   'access',
   clock.now().getTime(),

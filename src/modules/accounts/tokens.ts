@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/errors.ts';
@@ -7,7 +7,8 @@ import { findSetting, insertSettingIfAbsent } from './accounts.repository.ts';
 export type TokenType = 'access' | 'refresh';
 
 export interface TokenKeys {
-  key: Uint8Array;
+  /** HMAC-SHA-256, imported once: jose would import raw key bytes again at every sign and verify */
+  key: webcrypto.CryptoKey;
   accessTtl: number;
   refreshTtl: number;
 }
@@ -24,12 +25,20 @@ const SETTING = 'jwt_secret';
  * The signing key: JWT_SECRET when set; otherwise one random key made by the first instance and kept in
  * the database, so restarts and every other instance sign and verify alike.
  */
-export async function loadSigningKey(db: Db, configured: string | null): Promise<Uint8Array> {
-  if (configured) return new TextEncoder().encode(configured);
+export async function loadSigningKey(db: Db, configured: string | null): Promise<webcrypto.CryptoKey> {
+  if (configured) return hmacKey(configured);
   await insertSettingIfAbsent(db, SETTING, randomBytes(48).toString('base64url'));
   const stored = await findSetting(db, SETTING);
   if (!stored) throw new Error('could not store the generated JWT key');
-  return new TextEncoder().encode(stored);
+  return hmacKey(stored);
+}
+
+function hmacKey(secret: string): Promise<webcrypto.CryptoKey> {
+  const bytes = new TextEncoder().encode(secret);
+  return webcrypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
 }
 
 export async function issueToken(
