@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import { type ExpressionBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { dialectOf } from '../../db/create-db.ts';
 import type {
   BookingStatus,
@@ -7,15 +7,53 @@ import type {
   Database,
   Db,
 } from '../../db/database.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 import type { Page } from '../../http/pagination.ts';
 
-export async function insertBooking(db: Db, values: Insertable<BookingsTable>): Promise<number> {
-  const row = await db.insertInto('bookings').values(values).returning('id').executeTakeFirstOrThrow();
+export type BookingValues = Omit<
+  BookingsTable,
+  'id' | 'click_traffic_type' | 'click_utm_source' | 'click_utm_medium' | 'click_utm_campaign'
+>;
+
+const BOOKING_COLUMNS = [
+  'listing_id',
+  'listing_kind',
+  'vendor_id',
+  'customer_id',
+  'status',
+  'starts_at',
+  'ends_at',
+  'participants_count',
+  'customer_notes',
+  'vendor_notes',
+  'total_price_cents',
+  'currency',
+  'listing_click_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof BookingValues)[];
+
+// A booking request writes a booking and its first history entry, then reads the booking back: these
+// statements are compiled once (see reusableQuery). The click copies are set by triggers.
+const insertBookingQuery = reusableQuery(
+  (db, values: BookingValues) => db.insertInto('bookings').values(values).returning('id'),
+  BOOKING_COLUMNS,
+);
+
+export async function insertBooking(db: Db, values: BookingValues): Promise<number> {
+  const [row] = await insertBookingQuery(db, values);
   return row.id;
 }
 
-export async function insertHistory(db: Db, values: Insertable<BookingStatusHistoryTable>): Promise<void> {
-  await db.insertInto('booking_status_history').values(values).execute();
+type HistoryValues = Omit<BookingStatusHistoryTable, 'id'>;
+
+const insertHistoryQuery = reusableQuery(
+  (db, values: HistoryValues) => db.insertInto('booking_status_history').values(values),
+  ['booking_id', 'from_status', 'to_status', 'note', 'actor_id', 'created_at'],
+);
+
+export async function insertHistory(db: Db, values: HistoryValues): Promise<void> {
+  await insertHistoryQuery(db, values);
 }
 
 export interface BookingParties {
@@ -112,12 +150,18 @@ export type BookingViewRow = Omit<
   'click_traffic_type' | 'click_utm_source' | 'click_utm_medium' | 'click_utm_campaign'
 > & { listing_title: string; vendor_slug: string };
 
+const bookingViewQuery = reusableQuery(
+  (db, { id }: { id: number }) =>
+    bookingsView(db)
+      .select(VIEW_COLUMNS)
+      .where('bookings.id', '=', id)
+      .$narrowType<{ listing_title: string; vendor_slug: string }>(),
+  ['id'],
+);
+
 export async function findBookingView(db: Db, id: number): Promise<BookingViewRow | undefined> {
-  return bookingsView(db)
-    .select(VIEW_COLUMNS)
-    .where('bookings.id', '=', id)
-    .$narrowType<{ listing_title: string; vendor_slug: string }>()
-    .executeTakeFirst();
+  const [row] = await bookingViewQuery(db, { id });
+  return row;
 }
 
 export interface BookingListFilter {
@@ -153,6 +197,7 @@ export async function listBookingViews(db: Db, filter: BookingListFilter, page: 
 }
 
 export interface HistoryRow {
+  id: number;
   booking_id: number;
   from_status: BookingStatus | null;
   to_status: BookingStatus;
@@ -161,12 +206,31 @@ export interface HistoryRow {
   created_at: number;
 }
 
+const HISTORY_COLUMNS = [
+  'id',
+  'booking_id',
+  'from_status',
+  'to_status',
+  'note',
+  'actor_id',
+  'created_at',
+] as const;
+
+// Sorted in JS: on SQLite an ORDER BY here costs five times the indexed lookup itself (12 vs 2.5 µs).
+const historyOfOneQuery = reusableQuery(
+  (db, { id }: { id: number }) =>
+    db.selectFrom('booking_status_history').select(HISTORY_COLUMNS).where('booking_id', '=', id),
+  ['id'],
+);
+
 /** The status history of several bookings in one query, oldest entry first. */
 export async function historyOf(db: Db, bookingIds: number[]): Promise<HistoryRow[]> {
   if (bookingIds.length === 0) return [];
+  if (bookingIds.length === 1)
+    return (await historyOfOneQuery(db, { id: bookingIds[0] })).sort((a, b) => a.id - b.id);
   return db
     .selectFrom('booking_status_history')
-    .select(['booking_id', 'from_status', 'to_status', 'note', 'actor_id', 'created_at'])
+    .select(HISTORY_COLUMNS)
     .where('booking_id', 'in', bookingIds)
     .orderBy('booking_id')
     .orderBy('id')

@@ -27,10 +27,17 @@ export async function insertClick(db: Db, values: ClickValues): Promise<number> 
   return row.id;
 }
 
+// A booking request naming its click reads it for attribution.
+const clickByIdQuery = reusableQuery(
+  (db, { id }: { id: number }) =>
+    db
+      .selectFrom('listing_clicks')
+      .select(['id', 'listing_id', 'listing_kind', 'traffic_type', 'created_at'])
+      .where('id', '=', id),
+  ['id'],
+);
+
 export async function findClickById(db: Db, id: number) {
-  return db
-    .selectFrom('listing_clicks')
-    .select(['id', 'listing_id', 'listing_kind', 'traffic_type', 'created_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const [row] = await clickByIdQuery(db, { id });
+  return row;
 }
