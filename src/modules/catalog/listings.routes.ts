@@ -58,9 +58,10 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       const body = await listings.listPublicListings(deps, kind, request.query, page, {
         // the body's next/previous links are absolute URLs built from the request's own
         key: `${request.protocol}://${request.host}${request.url}`,
-        render: ({ count, results }) => reply.serialize(paginated(request, page, count, results)) as string,
+        render: ({ count, results }) =>
+          Buffer.from(reply.serialize(paginated(request, page, count, results)) as string),
       });
-      // already serialized by this route's own response serializer: sent as it is
+      // serialized by this route's own response serializer and encoded once: sent as it is
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );

@@ -45,7 +45,7 @@ export interface CatalogDeps {
   /** absent until the booking module is wired: the available_from/available_to filter is then a 400 */
   availableIn?: AvailabilityFilter;
   /** rendered public list pages by request, valid while the catalog version is unchanged */
-  listCache?: ListCache<string>;
+  listCache?: ListCache<Buffer>;
 }
 
 export interface ListingsPage {
@@ -191,7 +191,7 @@ async function pageOfListings(
 /** How a page of listings becomes a response body; `key` names the request the body answers. */
 export interface PageRendering {
   key: string;
-  render: (page: ListingsPage) => string;
+  render: (page: ListingsPage) => Buffer;
 }
 
 /**
@@ -205,7 +205,7 @@ export async function listPublicListings(
   query: PublicListQuery,
   page: Page,
   rendering: PageRendering,
-): Promise<string> {
+): Promise<Buffer> {
   const filter = publicFilter(deps, kind, query);
   const order = orderOf(query.ordering);
   // Pages filtered by availability depend on bookings and slots, which the catalog version does not

@@ -274,7 +274,7 @@ describe('the availability hook', () => {
   it('answers 400 when no availability filter is wired', async () => {
     const error = await listPublicListings(deps(), EQUIPMENT, window, pageOf({}), {
       key: 'k',
-      render: JSON.stringify,
+      render: (page) => Buffer.from(JSON.stringify(page)),
     }).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe('invalid');
@@ -331,9 +331,9 @@ describe('the availability hook', () => {
     const names = async (query: Record<string, string>) => {
       const body = await listPublicListings(deps(noOverlap), KINDS.equipment, query, pageOf({}), {
         key: JSON.stringify(query),
-        render: (page) => JSON.stringify(page),
+        render: (page) => Buffer.from(JSON.stringify(page)),
       });
-      const { count, results } = JSON.parse(body) as { count: number; results: { id: number }[] };
+      const { count, results } = JSON.parse(body.toString()) as { count: number; results: { id: number }[] };
       const byId = new Map(Object.entries(world.equipment).map(([name, l]) => [l.id, name]));
       expect(count).toBe(results.length);
       return results.map((l) => byId.get(l.id));
