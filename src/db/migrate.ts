@@ -13,6 +13,7 @@ import * as listingsPublicScan from './migrations/2026112207-listings-public-sca
 import * as catalogVersion from './migrations/2026112208-catalog-version.ts';
 import * as bookingAttribution from './migrations/2026112209-booking-attribution.ts';
 import * as windowIndexes from './migrations/2026112210-window-indexes.ts';
+import * as bookingDaily from './migrations/2026112211-booking-daily.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026112208-catalog-version': catalogVersion,
   '2026112209-booking-attribution': bookingAttribution,
   '2026112210-window-indexes': windowIndexes,
+  '2026112211-booking-daily': bookingDaily,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

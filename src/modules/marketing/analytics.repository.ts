@@ -86,8 +86,9 @@ const DAY_MS = 86_400_000;
 
 export interface SummaryOptions {
   /**
-   * SQLite: read whole UTC days from the listing_click_daily rollup (default). False reads raw clicks
-   * only, as PostgreSQL always does; tests compare both to prove the rollup exact.
+   * SQLite: read whole UTC days from the listing_click_daily and booking_daily rollups (default). False
+   * reads raw clicks and bookings only, as PostgreSQL always does; tests compare both to prove the
+   * rollups exact.
    */
   rollup?: boolean;
   /** the server's now: no click is later, so a part of a day after it holds none */
@@ -98,11 +99,11 @@ export interface SummaryOptions {
 type Part = { table: 'daily' | 'raw'; from: number; to: number; sign: 1 | -1 };
 
 /**
- * Where the clicks of [from, to) are counted: on PostgreSQL (or without rollup) the raw clicks of the whole
- * range; on SQLite the rollup for whole UTC days and raw clicks for the partial days at the edges. When the
- * range ends after now (the usual `to` = now), its last partial day is read as the whole day from the
- * rollup minus the rest of the day, which lies in the future and so holds no clicks, instead of today's
- * clicks one by one.
+ * Where the clicks (or bookings) of [from, to) are counted: on PostgreSQL (or without rollup) the raw rows
+ * of the whole range; on SQLite the rollup for whole UTC days and raw rows for the partial days at the
+ * edges. When the range ends after now (the usual `to` = now), its last partial day is read as the whole
+ * day from the rollup minus the rest of the day, which lies in the future and so holds no rows, instead of
+ * today's rows one by one.
  */
 function parts(db: Db, range: VendorRange, options: SummaryOptions): Part[] {
   const { from, to } = range;
@@ -155,6 +156,27 @@ function campaignCounts(db: Db, range: VendorRange, options: SummaryOptions) {
   );
 }
 
+/**
+ * Relation (traffic_type, utm_source, utm_medium, utm_campaign, bookings) over the vendor's bookings created
+ * in range, by their click's classification: traffic_type '' for a booking without an attributed click.
+ * On SQLite whole days come from the booking_daily rollup, as clicks come from theirs.
+ */
+function bookingCounts(db: Db, range: VendorRange, options: SummaryOptions) {
+  const { vendorId } = range;
+  return sql.join(
+    parts(db, range, options).map((p) =>
+      p.table === 'daily'
+        ? sql`select traffic_type, utm_source, utm_medium, utm_campaign, bookings from booking_daily
+              where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`
+        : sql`select coalesce(click_traffic_type, '') as traffic_type, click_utm_source as utm_source,
+                click_utm_medium as utm_medium, click_utm_campaign as utm_campaign, ${sql.lit(p.sign)} as bookings
+              from bookings
+              where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
+    ),
+    sql` union all `,
+  );
+}
+
 export interface SummaryTotals {
   clicks_organic: number;
   clicks_marketing: number;
@@ -175,7 +197,6 @@ export async function summaryTotals(
   range: VendorRange,
   options: SummaryOptions = {},
 ): Promise<SummaryTotals> {
-  const { vendorId, from, to } = range;
   const { rows } = await sql<SummaryTotals>`
     select k.clicks_organic, k.clicks_marketing,
            b.bookings_organic, b.bookings_marketing, b.bookings_unattributed
@@ -184,11 +205,10 @@ export async function summaryTotals(
              coalesce(sum(clicks) filter (where traffic_type = 'marketing'), 0) as clicks_marketing
       from (${trafficCounts(db, range, options)}) counted
     ) k cross join (
-      select count(*) filter (where click_traffic_type = 'organic') as bookings_organic,
-             count(*) filter (where click_traffic_type = 'marketing') as bookings_marketing,
-             count(*) filter (where click_traffic_type is null) as bookings_unattributed
-      from bookings
-      where vendor_id = ${vendorId} and created_at >= ${from} and created_at < ${to}
+      select coalesce(sum(bookings) filter (where traffic_type = 'organic'), 0) as bookings_organic,
+             coalesce(sum(bookings) filter (where traffic_type = 'marketing'), 0) as bookings_marketing,
+             coalesce(sum(bookings) filter (where traffic_type = ''), 0) as bookings_unattributed
+      from (${bookingCounts(db, range, options)}) counted_bookings
     ) b`.execute(db);
   const row = rows[0];
   return {
@@ -223,7 +243,6 @@ export async function campaignRows(
   range: VendorRange,
   options: SummaryOptions = {},
 ): Promise<CampaignRow[]> {
-  const { vendorId, from, to } = range;
   const bytewise = dialectOf(db) === 'postgres' ? sql` collate "C"` : sql``;
   const { rows } = await sql<CampaignRow>`
     select utm_source, utm_medium, utm_campaign,
@@ -232,10 +251,9 @@ export async function campaignRows(
       select utm_source, utm_medium, utm_campaign, clicks, 0 as bookings
       from (${campaignCounts(db, range, options)}) counted
       union all
-      select click_utm_source, click_utm_medium, click_utm_campaign, 0 as clicks, 1 as bookings
-      from bookings
-      where vendor_id = ${vendorId} and created_at >= ${from} and created_at < ${to}
-        and click_utm_campaign <> ''
+      select utm_source, utm_medium, utm_campaign, 0 as clicks, bookings
+      from (${bookingCounts(db, range, options)}) counted_bookings
+      where utm_campaign <> ''
     ) merged
     group by utm_source, utm_medium, utm_campaign
     having sum(clicks) > 0 or sum(bookings) > 0

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as analyticsMigration from '../../../src/db/migrations/2026112203-marketing-analytics.ts';
+import * as bookingDailyMigration from '../../../src/db/migrations/2026112211-booking-daily.ts';
 import {
   conversionRate,
   summariseVendorClicks,
@@ -336,6 +337,105 @@ describe.skipIf(usingPostgres)('SQLite daily rollup', () => {
     ).toEqual([
       ['2025-03-01T00:00:00.000Z', 2],
       ['2025-03-02T00:00:00.000Z', 1],
+    ]);
+  });
+});
+
+type BookingRollupRow = Omit<RollupRow, 'clicks'> & { bookings: number };
+
+/** The booking rollup as stored (empty rows dropped) and as recomputed from bookings. */
+async function bookingRollupAndRaw() {
+  const stored = await sql<BookingRollupRow>`
+    select vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium, bookings
+    from booking_daily where bookings <> 0
+    order by vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium`.execute(t.db);
+  const raw = await sql<BookingRollupRow>`
+    select vendor_id, created_at - ((created_at % ${DAY}) + ${DAY}) % ${DAY} as day,
+           coalesce(click_traffic_type, '') as traffic_type, click_utm_campaign as utm_campaign,
+           case when click_utm_campaign <> '' then click_utm_source else '' end as utm_source,
+           case when click_utm_campaign <> '' then click_utm_medium else '' end as utm_medium,
+           count(*) as bookings
+    from bookings
+    group by 1, 2, 3, 4, 5, 6
+    order by 1, 2, 3, 4, 5, 6`.execute(t.db);
+  return { stored: stored.rows, raw: raw.rows };
+}
+
+describe.skipIf(usingPostgres)('SQLite daily booking rollup', () => {
+  it('follows bookings inserted with and without a click, re-attributed, moved and deleted', async () => {
+    const [kayak] = vendors[0].listings;
+    const base = Date.UTC(2025, 7, 1);
+    t.clock.set(new Date(base + 3_600_000));
+    const click = await recordListingClick(t.db, t.clock, {
+      listing: kayak,
+      source: 'track',
+      params: { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'tide' },
+    });
+    const attributed = await insertBooking(t.db, {
+      listing: kayak,
+      customerId,
+      createdAt: base + 2 * 3_600_000,
+      clickId: click.marketing_click_id,
+    });
+    const plain = await insertBooking(t.db, { listing: kayak, customerId, createdAt: base + DAY - 1 });
+    let state = await bookingRollupAndRaw();
+    expect(state.stored).toEqual(state.raw);
+    const day = state.stored.filter((r) => r.day === base);
+    expect(day.map((r) => [r.traffic_type, r.utm_campaign, r.bookings])).toEqual([
+      ['', '', 1],
+      ['marketing', 'tide', 1],
+    ]);
+
+    const query = { from: new Date(base).toISOString(), to: new Date(base + 2 * DAY).toISOString() };
+    const check = async () => {
+      state = await bookingRollupAndRaw();
+      expect(state.stored).toEqual(state.raw);
+      const viaRollup = await summariseVendorClicks(deps(), vendors[0].id, query);
+      expect(viaRollup).toEqual(await summariseVendorClicks(deps(), vendors[0].id, query, { rollup: false }));
+      return viaRollup;
+    };
+
+    // the click's campaign changes: the booking's copy (kept by triggers) moves to the new campaign row
+    await t.db
+      .updateTable('listing_clicks')
+      .set({ utm_campaign: 'ebb' })
+      .where('id', '=', click.marketing_click_id)
+      .execute();
+    expect((await check()).campaigns.map((r) => [r.utm_campaign, r.bookings])).toEqual([['ebb', 1]]);
+
+    // a booking moved to the next day and re-pointed at the click
+    await t.db
+      .updateTable('bookings')
+      .set({ created_at: base + DAY + 5, listing_click_id: click.marketing_click_id })
+      .where('id', '=', plain)
+      .execute();
+    expect((await check()).bookings_attributed).toEqual({ organic: 0, marketing: 2, unattributed: 0 });
+
+    // deleted: its row is emptied
+    await t.db.deleteFrom('bookings').where('id', '=', attributed).execute();
+    const after = await check();
+    expect(after.bookings_attributed).toEqual({ organic: 0, marketing: 1, unattributed: 0 });
+    expect(after.campaigns.map((r) => [r.utm_campaign, r.clicks, r.bookings])).toEqual([['ebb', 1, 1]]);
+  });
+
+  it('is backfilled from the bookings that exist when the migration runs', async () => {
+    await bookingDailyMigration.down(t.db);
+    const [, tour] = vendors[1].listings;
+    for (const at of ['2025-04-01T10:00:00Z', '2025-04-01T23:59:59.999Z', '2025-04-02T00:00:00Z'])
+      await insertBooking(t.db, { listing: tour, customerId, createdAt: Date.parse(at) });
+    await bookingDailyMigration.up(t.db);
+    const state = await bookingRollupAndRaw();
+    expect(state.stored).toEqual(state.raw);
+    expect(
+      state.stored
+        .filter(
+          (r) =>
+            r.vendor_id === vendors[1].id && r.day >= Date.UTC(2025, 3, 1) && r.day < Date.UTC(2025, 3, 3),
+        )
+        .map((r) => [new Date(r.day).toISOString(), r.bookings]),
+    ).toEqual([
+      ['2025-04-01T00:00:00.000Z', 2],
+      ['2025-04-02T00:00:00.000Z', 1],
     ]);
   });
 });
