@@ -33,6 +33,14 @@ export interface CreateDbOptions {
   statementTimeoutMs?: number;
 }
 
+/** The shared handles made here, as opposed to handles bound to one connection or transaction. */
+const sharedHandles = new WeakSet<Db>();
+
+/** True for a handle made by createDb (not one bound to a connection or transaction of it). */
+export function isSharedHandle(db: Db): boolean {
+  return sharedHandles.has(db);
+}
+
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -45,6 +53,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
     });
+    sharedHandles.add(db);
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -60,6 +69,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  sharedHandles.add(db);
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { db, dialect: 'postgres', poolStats, close: () => db.destroy() };
 }

@@ -1,4 +1,5 @@
 import type { Db, ListingClicksTable } from '../../db/database.ts';
+import { groupCommit } from '../../db/group-commit.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import { TRACKING_PARAMS } from './traffic.ts';
 
@@ -22,10 +23,14 @@ const insertClickQuery = reusableQuery(
   CLICK_COLUMNS,
 );
 
-export async function insertClick(db: Db, values: ClickValues): Promise<number> {
+/**
+ * Stores one click and returns its id. Clicks arriving together are committed together (see groupCommit):
+ * under load the detail views of one moment share one SQLite transaction.
+ */
+export const insertClick = groupCommit(async (db, values: ClickValues): Promise<number> => {
   const [row] = await insertClickQuery(db, values);
   return row.id;
-}
+});
 
 // A booking request naming its click reads it for attribution.
 const clickByIdQuery = reusableQuery(

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../../src/db/create-db.ts';
+import type { Db } from '../../../src/db/database.ts';
+import { groupCommit } from '../../../src/db/group-commit.ts';
+import { type ClickValues, insertClick } from '../../../src/modules/marketing/clicks.repository.ts';
+import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
+import { registerVendor } from '../../helpers/factories.ts';
+import { insertListing, type TestListing, vendorProfileId } from '../../helpers/marketing-factories.ts';
+
+// Clicks are group-committed on SQLite (src/db/group-commit.ts): many at once share a transaction, yet each
+// request gets its own click, acknowledged only once stored, and one bad write fails only itself.
+
+let t: TestApp;
+let kayak: TestListing;
+let base: string;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const vendor = await registerVendor(t.app);
+  kayak = await insertListing(t.db, await vendorProfileId(t.db, vendor.id), 'equipment', {
+    publicId: 'grouped-kayak',
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(() => t.close());
+
+const clickValues = (listingId: number, utmCampaign: string): ClickValues => ({
+  listing_id: listingId,
+  listing_kind: 'equipment',
+  vendor_id: kayak.vendorId,
+  traffic_type: utmCampaign ? 'marketing' : 'organic',
+  source: 'track',
+  utm_source: '',
+  utm_medium: '',
+  utm_campaign: utmCampaign,
+  utm_term: '',
+  utm_content: '',
+  gclid: '',
+  fbclid: '',
+  referrer: '',
+  user_id: null,
+  created_at: t.clock.now().getTime(),
+});
+
+describe('clicks written at once', () => {
+  it('give 60 parallel detail views and tracks 60 distinct stored clicks, each as answered', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, async (_, n) => {
+        const campaign = `group-${n}`;
+        const res =
+          n % 2 === 0
+            ? await fetch(`${base}/api/v1/equipment/items/grouped-kayak/?utm_campaign=${campaign}`)
+            : await fetch(`${base}/api/v1/marketing/track/click/`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({
+                  listing_type: 'equipment',
+                  public_id: 'grouped-kayak',
+                  utm_campaign: campaign,
+                }),
+              });
+        const body = (await res.json()) as { marketing_click_id: number };
+        return { status: res.status, id: body.marketing_click_id, campaign };
+      }),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(30).fill(200), ...Array(30).fill(201)]);
+    expect(new Set(answers.map((a) => a.id)).size).toBe(60);
+    const stored = await t.db
+      .selectFrom('listing_clicks')
+      .select(['id', 'utm_campaign', 'source'])
+      .where(
+        'id',
+        'in',
+        answers.map((a) => a.id),
+      )
+      .execute();
+    const campaignOf = new Map(stored.map((row) => [row.id, row.utm_campaign]));
+    // every answered id is a stored click carrying that request's own campaign
+    expect(answers.map((a) => campaignOf.get(a.id))).toEqual(answers.map((a) => a.campaign));
+    expect(stored.filter((row) => row.source === 'detail_view')).toHaveLength(30);
+  });
+
+  it('fails only the write that breaks a constraint; its neighbours are stored', async () => {
+    const results = await Promise.allSettled([
+      insertClick(t.db, clickValues(kayak.id, 'neighbour-a')),
+      insertClick(t.db, clickValues(999_999_999, 'no-such-listing')), // foreign key
+      insertClick(t.db, clickValues(kayak.id, 'neighbour-b')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const ids = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const stored = await t.db
+      .selectFrom('listing_clicks')
+      .select('utm_campaign')
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+    expect(stored.map((row) => row.utm_campaign)).toEqual(['neighbour-a', 'neighbour-b']);
+    const orphans = await t.db
+      .selectFrom('listing_clicks')
+      .select('id')
+      .where('utm_campaign', '=', 'no-such-listing')
+      .execute();
+    expect(orphans).toEqual([]);
+  });
+
+  it('share one transaction on SQLite and are acknowledged only after it', async () => {
+    const handles: Db[] = [];
+    const double = groupCommit(async (db, n: number) => {
+      handles.push(db);
+      return n * 2;
+    });
+    expect(await Promise.all([1, 2, 3, 4].map((n) => double(t.db, n)))).toEqual([2, 4, 6, 8]);
+    expect(await double(t.db, 5)).toBe(10);
+    if (usingPostgres) {
+      expect(handles.every((db) => db === t.db)).toBe(true); // straight through
+    } else {
+      // the four that arrived together ran on one transaction's handle, the later one on another
+      expect(new Set(handles.slice(0, 4)).size).toBe(1);
+      expect(handles[0]).not.toBe(t.db);
+      expect(handles[4]).not.toBe(handles[0]);
+    }
+    // a handle already inside a transaction writes through it, never into a batch of its own
+    const inside = await inTransaction(t.db, (trx) => double(trx, 6));
+    expect(inside).toBe(12);
+    expect(handles.at(-1)).not.toBe(t.db);
+  });
+});
