@@ -31,7 +31,7 @@ export function groupCommit<I, O>(write: (db: Db, item: I) => Promise<O>): (db: 
       } else for (const p of batch) p.reject(error);
       return;
     }
-    batch.forEach((p, i) => p.resolve(results[i]));
+    for (const [i, p] of batch.entries()) p.resolve(results[i]);
   }
 
   return (db, item) => {
