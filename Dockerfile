@@ -13,7 +13,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8000 \
     DATABASE_URL=sqlite:/data/app.sqlite \
-    NODE_COMPILE_CACHE=/tmp/node-compile-cache
+    NODE_COMPILE_CACHE=/tmp/node-compile-cache \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
@@ -25,5 +26,6 @@ EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 # node directly (not npm) so SIGTERM reaches the server, which drains in-flight requests and exits 0;
-# the heap limits are those of `npm start` (package.json), which keep the peak RSS under 200 MB.
+# the heap limits and MALLOC_ARENA_MAX are those of `npm start` (package.json), which keep the peak RSS
+# under 200 MB.
 CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=160", "src/server.ts"]

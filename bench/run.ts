@@ -468,6 +468,7 @@ async function main(): Promise<number> {
   const nodeArgs = (values['node-args'] ?? '').split(/\s+/).filter(Boolean);
   const server = startNode('server', [...START_FLAGS, ...nodeArgs, 'src/server.ts'], {
     NODE_COMPILE_CACHE: join(ROOT, 'node_modules/.cache/node-compile'),
+    MALLOC_ARENA_MAX: '2', // as npm start sets it
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,

@@ -50,6 +50,9 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
+    // An 8 MiB page cache (this build's default is 16 MiB): the OS page cache keeps the rest of the file,
+    // and the server stays within its memory budget (README, Performance).
+    database.pragma('cache_size = -8192');
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
     });
