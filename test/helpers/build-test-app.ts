@@ -9,6 +9,7 @@ import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 import type { Database, Dialect } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
+import type { PaymentGateway } from '../../src/modules/payments/index.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -28,7 +29,12 @@ export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
  * PostgreSQL schema dropped again on close.
  */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; clock?: ManualClock; dbFile?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: ManualClock;
+    dbFile?: string;
+    gateway?: PaymentGateway;
+  } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
   const pgUrl = process.env.TEST_DATABASE_URL;
@@ -60,7 +66,12 @@ export async function buildTestApp(
     RATE_LIMIT_REGISTER: '100000',
     ...options.env,
   });
-  const app = await buildApp(config, { db: handle.db, clock, poolStats: handle.poolStats });
+  const app = await buildApp(config, {
+    db: handle.db,
+    clock,
+    poolStats: handle.poolStats,
+    gateway: options.gateway,
+  });
   await app.ready();
   return {
     app,

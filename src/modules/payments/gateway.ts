@@ -7,6 +7,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export interface PaymentGateway {
   readonly mocked: boolean;
   createIntent(input: { amountCents: number; currency: string; bookingId: number }): Promise<GatewayIntent>;
+  /** Cancels an intent nobody has started paying, so the gateway refuses any later attempt on it. */
+  cancelIntent(intentId: string): Promise<void>;
   /** A charge id for a succeeded payment whose event carried none. */
   newChargeId(): string;
   /** Throws WebhookSignatureError unless the raw body carries a valid, fresh signature. */
@@ -64,6 +66,10 @@ export class MockGateway implements PaymentGateway {
   async createIntent(): Promise<GatewayIntent> {
     const intentId = `pi_mock_${base62(24)}`;
     return { intentId, clientSecret: `${intentId}_secret_${base62(24)}` };
+  }
+
+  async cancelIntent(_intentId: string): Promise<void> {
+    // the mock keeps no intents: nothing to refuse later
   }
 
   newChargeId(): string {

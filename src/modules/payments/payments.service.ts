@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/create-db.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
@@ -191,8 +191,25 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
       gateway_charge_id: chargeId,
       updated_at: now,
     });
-    // A booking declined or cancelled meanwhile stays as it is; the payment still records the success.
-    if (target === 'succeeded') await confirmApprovedBooking(trx, payment.booking_id, now);
+    if (target === 'succeeded') {
+      // A booking declined or cancelled meanwhile stays as it is; the payment still records the success.
+      await confirmApprovedBooking(trx, payment.booking_id, now);
+      await closeSupersededPayment(deps, trx, payment.booking_id, now);
+    }
     return { received: true, duplicate: false, applied: true, payment_status: updated.status };
   });
+}
+
+/**
+ * A success for a payment the customer had given up on (a late event for a failed one, after a new payment
+ * was opened) settles the booking, so the new payment must not take the money a second time: while nobody
+ * has started paying it (requires_payment) it is cancelled at the gateway and closed as failed. One already
+ * processing is left to finish and its outcome recorded as it comes; a second success is then a refund for
+ * the vendor to make, visible in the booking's payments.
+ */
+async function closeSupersededPayment(deps: PaymentsDeps, trx: Db, bookingId: number, now: number) {
+  const open = await repo.findOpenPayment(trx, bookingId);
+  if (!open || open.status !== 'requires_payment') return;
+  await deps.gateway.cancelIntent(open.gateway_payment_intent_id);
+  await repo.updatePayment(trx, open.id, { status: 'failed', updated_at: now });
 }

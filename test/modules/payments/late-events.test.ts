@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MockGateway } from '../../../src/modules/payments/index.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
 import { createEquipment } from '../../helpers/catalog-factories.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
@@ -7,46 +8,67 @@ import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
 // after the customer opened a new payment, tried to reopen the old one and broke the one-open-payment
 // rule with a 500.
 
+/** The mock gateway, remembering which intents the service cancelled. */
+class RecordingGateway extends MockGateway {
+  readonly cancelled: string[] = [];
+  override async cancelIntent(intentId: string): Promise<void> {
+    this.cancelled.push(intentId);
+  }
+}
+
 let t: TestApp;
 let api: Injector;
+const gateway = new RecordingGateway(null);
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ gateway });
   api = injector(t.app);
 });
 afterAll(() => t.close());
 
+/** An approved booking and the helpers to pay for it. */
+async function approvedBooking() {
+  const vendor = await registerVendor(t.app);
+  const customer = await registerCustomer(t.app);
+  const item = await createEquipment(t.app, vendor);
+  const starts = t.clock.now().getTime() + 3 * 86_400_000;
+  const booking = await api({
+    method: 'POST',
+    url: '/api/v1/booking/bookings/request/',
+    token: customer.token,
+    payload: {
+      equipment_item_id: item.id,
+      starts_at: new Date(starts).toISOString(),
+      ends_at: new Date(starts + 86_400_000).toISOString(),
+    },
+  });
+  const bookingId: number = booking.json().id;
+  await api({ method: 'POST', url: `/api/v1/booking/bookings/${bookingId}/approve/`, token: vendor.token });
+  const intent = () =>
+    api({
+      method: 'POST',
+      url: '/api/v1/payment/intents/',
+      token: customer.token,
+      payload: { booking_id: bookingId },
+    });
+  const event = (id: string, type: string, intentId: string) =>
+    api({
+      method: 'POST',
+      url: '/api/v1/payment/webhooks/gateway/',
+      payload: { gateway_event_id: id, event_type: type, gateway_payment_intent_id: intentId },
+    });
+  const payments = () =>
+    t.db
+      .selectFrom('payments')
+      .select(['id', 'status'])
+      .where('booking_id', '=', bookingId)
+      .orderBy('id')
+      .execute();
+  return { bookingId, customer, intent, event, payments };
+}
+
 describe('a late event for a replaced payment', () => {
   it('is stored but does not reopen the failed payment while a newer one is open', async () => {
-    const vendor = await registerVendor(t.app);
-    const customer = await registerCustomer(t.app);
-    const item = await createEquipment(t.app, vendor);
-    const starts = t.clock.now().getTime() + 3 * 86_400_000;
-    const booking = await api({
-      method: 'POST',
-      url: '/api/v1/booking/bookings/request/',
-      token: customer.token,
-      payload: {
-        equipment_item_id: item.id,
-        starts_at: new Date(starts).toISOString(),
-        ends_at: new Date(starts + 86_400_000).toISOString(),
-      },
-    });
-    const bookingId = booking.json().id;
-    await api({ method: 'POST', url: `/api/v1/booking/bookings/${bookingId}/approve/`, token: vendor.token });
-    const intent = () =>
-      api({
-        method: 'POST',
-        url: '/api/v1/payment/intents/',
-        token: customer.token,
-        payload: { booking_id: bookingId },
-      });
-    const event = (id: string, type: string, intentId: string) =>
-      api({
-        method: 'POST',
-        url: '/api/v1/payment/webhooks/gateway/',
-        payload: { gateway_event_id: id, event_type: type, gateway_payment_intent_id: intentId },
-      });
-
+    const { bookingId, customer, intent, event, payments } = await approvedBooking();
     const first = (await intent()).json().payment;
     expect(
       (await event('evt_fail', 'payment_intent.payment_failed', first.gateway_payment_intent_id)).json(),
@@ -69,13 +91,7 @@ describe('a late event for a replaced payment', () => {
       applied: false,
       payment_status: 'failed',
     });
-    const payments = await t.db
-      .selectFrom('payments')
-      .select(['id', 'status'])
-      .where('booking_id', '=', bookingId)
-      .orderBy('id')
-      .execute();
-    expect(payments).toEqual([
+    expect(await payments()).toEqual([
       { id: first.id, status: 'failed' },
       { id: second.id, status: 'requires_payment' },
     ]);
@@ -95,5 +111,58 @@ describe('a late event for a replaced payment', () => {
       token: customer.token,
     });
     expect(confirmed.json().status).toBe('confirmed');
+  });
+});
+
+describe('a late success for a replaced payment', () => {
+  it('confirms the booking and closes the newer unpaid payment at the gateway, so it cannot be paid twice', async () => {
+    const b = await approvedBooking();
+    const first = (await b.intent()).json().payment;
+    await b.event('evt_a_fail', 'payment_intent.payment_failed', first.gateway_payment_intent_id);
+    const second = (await b.intent()).json().payment;
+    expect(second.id).not.toBe(first.id);
+
+    const late = await b.event('evt_a_late_ok', 'payment_intent.succeeded', first.gateway_payment_intent_id);
+    expect(late.json()).toEqual({
+      received: true,
+      duplicate: false,
+      applied: true,
+      payment_status: 'succeeded',
+    });
+    expect(await b.payments()).toEqual([
+      { id: first.id, status: 'succeeded' },
+      { id: second.id, status: 'failed' },
+    ]);
+    expect(gateway.cancelled).toEqual([second.gateway_payment_intent_id]);
+    const booking = await api({
+      method: 'GET',
+      url: `/api/v1/booking/bookings/${b.bookingId}/`,
+      token: b.customer.token,
+    });
+    expect(booking.json().status).toBe('confirmed');
+    // nothing left to pay: a new intent is refused
+    expect((await b.intent()).statusCode).toBe(409);
+  });
+
+  it('leaves a newer payment that is already processing to finish, and records its outcome', async () => {
+    const b = await approvedBooking();
+    const first = (await b.intent()).json().payment;
+    await b.event('evt_c_fail', 'payment_intent.payment_failed', first.gateway_payment_intent_id);
+    const second = (await b.intent()).json().payment;
+    await b.event('evt_d_processing', 'payment_intent.processing', second.gateway_payment_intent_id);
+    const cancelledBefore = gateway.cancelled.length;
+
+    await b.event('evt_c_late_ok', 'payment_intent.succeeded', first.gateway_payment_intent_id);
+    expect(await b.payments()).toEqual([
+      { id: first.id, status: 'succeeded' },
+      { id: second.id, status: 'processing' },
+    ]);
+    expect(gateway.cancelled).toHaveLength(cancelledBefore);
+    const secondPaid = await b.event(
+      'evt_d_ok',
+      'payment_intent.succeeded',
+      second.gateway_payment_intent_id,
+    );
+    expect(secondPaid.json()).toMatchObject({ applied: true, payment_status: 'succeeded' });
   });
 });
