@@ -92,9 +92,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   registerSecurityHeaders(app, { contentSecurityPolicy: false });
-  await app.register(cors, {
-    origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length ? config.corsOrigins : false,
-  });
+  // Without CORS_ORIGINS there is no CORS at all: no plugin, so no hook on every request either.
+  if (config.corsOrigins.length) {
+    await app.register(cors, { origin: config.corsOrigins.includes('*') ? true : config.corsOrigins });
+  }
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
