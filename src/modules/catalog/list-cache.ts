@@ -1,34 +1,54 @@
 /**
- * Public list pages, kept per query and tagged with the catalog version they were read at. A page is
- * served only while the version read at the start of a request still equals its tag: the version is
- * bumped by database triggers in every transaction that writes listings, categories or vendor profiles,
- * so nothing older than an acknowledged write is ever served, whichever server process wrote it.
- * Bounded: the least recently used page goes first.
+ * Public list pages as encoded response bodies, kept per request and tagged with the catalog version they
+ * were read at. A page is served only while the version read at the start of a request still equals its
+ * tag: the version is bumped by database triggers in every transaction that writes listings, categories
+ * or vendor profiles, so nothing older than an acknowledged write is ever served, whichever server process
+ * wrote it. Bounded by the bytes it holds (requests differing only in ignored query parameters are
+ * separate entries): the least recently used pages go first.
  */
-export class ListCache<T> {
-  readonly #entries = new Map<string, { version: number; value: T }>();
-  readonly #limit: number;
+export class ListCache {
+  readonly #entries = new Map<string, { version: number; body: Buffer }>();
+  readonly #maxBytes: number;
+  #bytes = 0;
 
-  constructor(limit = 1000) {
-    this.#limit = limit;
+  constructor(maxBytes = 8 * 1024 * 1024) {
+    this.#maxBytes = maxBytes;
   }
 
-  get(key: string, version: number): T | undefined {
+  get(key: string, version: number): Buffer | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    this.#entries.delete(key);
+    this.#remove(key);
     if (entry.version !== version) return undefined;
-    this.#entries.set(key, entry); // most recently used last
-    return entry.value;
+    this.#add(key, entry); // most recently used last
+    return entry.body;
   }
 
-  set(key: string, version: number, value: T): void {
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.#limit) this.#entries.delete(this.#entries.keys().next().value as string);
-    this.#entries.set(key, { version, value });
+  set(key: string, version: number, body: Buffer): void {
+    this.#remove(key);
+    if (body.length > this.#maxBytes) return;
+    while (this.#bytes + body.length > this.#maxBytes)
+      this.#remove(this.#entries.keys().next().value as string);
+    this.#add(key, { version, body });
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  #add(key: string, entry: { version: number; body: Buffer }): void {
+    this.#entries.set(key, entry);
+    this.#bytes += entry.body.length;
+  }
+
+  #remove(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.body.length;
   }
 }

@@ -45,7 +45,7 @@ export interface CatalogDeps {
   /** absent until the booking module is wired: the available_from/available_to filter is then a 400 */
   availableIn?: AvailabilityFilter;
   /** rendered public list pages by request, valid while the catalog version is unchanged */
-  listCache?: ListCache<Buffer>;
+  listCache?: ListCache;
 }
 
 export interface ListingsPage {

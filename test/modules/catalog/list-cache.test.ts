@@ -11,24 +11,31 @@ import { createCategory, createEquipment, createStaffAccount } from '../../helpe
 import { type Account, registerVendor } from '../../helpers/factories.ts';
 
 describe('ListCache', () => {
+  const body = (text: string) => Buffer.from(text);
+
   it('serves a page only for the version it was stored at', () => {
-    const cache = new ListCache<string>(10);
-    cache.set('q', 3, 'page at 3');
-    expect(cache.get('q', 3)).toBe('page at 3');
+    const cache = new ListCache(1024);
+    cache.set('q', 3, body('page at 3'));
+    expect(cache.get('q', 3)?.toString()).toBe('page at 3');
     expect(cache.get('q', 4)).toBeUndefined();
     expect(cache.get('q', 3)).toBeUndefined(); // a stale entry is dropped on sight
+    expect(cache.bytes).toBe(0);
   });
 
-  it('drops the least recently used page beyond its limit', () => {
-    const cache = new ListCache<number>(2);
-    cache.set('a', 1, 1);
-    cache.set('b', 1, 2);
+  it('keeps at most its byte budget, dropping the least recently used pages first', () => {
+    const cache = new ListCache(25);
+    cache.set('a', 1, body('a'.repeat(10)));
+    cache.set('b', 1, body('b'.repeat(10)));
     cache.get('a', 1);
-    cache.set('c', 1, 3);
+    cache.set('c', 1, body('c'.repeat(10))); // 30 bytes would not fit: b, the least recently used, goes
     expect(cache.get('b', 1)).toBeUndefined();
-    expect(cache.get('a', 1)).toBe(1);
-    expect(cache.get('c', 1)).toBe(3);
-    expect(cache.size).toBe(2);
+    expect(cache.get('a', 1)?.length).toBe(10);
+    expect(cache.get('c', 1)?.length).toBe(10);
+    expect([cache.size, cache.bytes]).toEqual([2, 20]);
+    cache.set('a', 2, body('A'.repeat(12))); // replacing an entry counts only the new body
+    expect([cache.size, cache.bytes]).toEqual([2, 22]);
+    cache.set('huge', 1, body('h'.repeat(26))); // larger than the whole budget: not kept, nothing evicted
+    expect([cache.size, cache.bytes]).toEqual([2, 22]);
   });
 });
 
