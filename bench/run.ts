@@ -92,11 +92,20 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The Node flags `npm start` gives the server (heap sizes): the bench measures the server users run. */
-const START_FLAGS: string[] = (() => {
+/**
+ * The Node flags (heap sizes) and environment defaults (`NAME=${NAME:-value}`: compile cache, malloc
+ * arenas) that `npm start` gives the server: the bench measures the server users run.
+ */
+const START: { flags: string[]; env: Record<string, string> } = (() => {
   const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
   const flags = /\bnode ((?:--\S+ )*)src\/server\.ts/.exec(start)?.[1] ?? '';
-  return flags.split(' ').filter(Boolean);
+  const env = Object.fromEntries(
+    [...start.matchAll(/\b([A-Z_]+)=\$\{\1:-([^}]*)\}/g)].map(([, name, value]) => [
+      name,
+      process.env[name] ?? value,
+    ]),
+  );
+  return { flags: flags.split(' ').filter(Boolean), env };
 })();
 
 /** Starts `node <args>` with the project's Node in its own process group, keeping its last output lines. */
@@ -466,9 +475,8 @@ async function main(): Promise<number> {
   // 2. the real server, in its own process
   const port = await freePort();
   const nodeArgs = (values['node-args'] ?? '').split(/\s+/).filter(Boolean);
-  const server = startNode('server', [...START_FLAGS, ...nodeArgs, 'src/server.ts'], {
-    NODE_COMPILE_CACHE: join(ROOT, 'node_modules/.cache/node-compile'),
-    MALLOC_ARENA_MAX: '2', // as npm start sets it
+  const server = startNode('server', [...START.flags, ...nodeArgs, 'src/server.ts'], {
+    ...START.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,

@@ -5,7 +5,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * The headers helmet sets for these options, captured once by running its middleware against a stand-in
  * response. None of them depends on the request (no CSP nonces), so they are the same on every answer.
  */
-export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
+function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: string | number) => {

@@ -5,8 +5,8 @@ import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './ava
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 
 // The facts availability.ts decides on, read with indexed range queries (listing_id, starts_at), and the
-// same rules as one SQL predicate for filtering listing lists. The fact queries run on every availability
-// check and booking request: their SQL is compiled once (reusableQuery).
+// same rules as one SQL predicate for filtering listing lists. The facts query runs on every availability
+// check and booking request: its SQL is compiled once (reusableQuery).
 
 // Constants stay literals in the SQL: SQLite re-plans a statement whenever a bound value it could plan
 // on changes, and these never change.
