@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { dialectOf } from '../../db/create-db.ts';
 import type { Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
 import type { Page } from '../../http/pagination.ts';
@@ -93,47 +93,101 @@ export interface SummaryOptions {
   rollup?: boolean;
   /** the server's now: no click is later, so a part of a day after it holds none */
   now?: number;
+  /** up to how many clicks each side of a partial edge day is counted when choosing how to read it */
+  edgeProbe?: number;
 }
 
-/** Clicks counted from one source over [from, to), added (1) or taken away (-1). */
-type Part = { table: 'daily' | 'raw'; from: number; to: number; sign: 1 | -1 };
+/** Rows counted from one source over [from, to), added (1) or taken away (-1). */
+export type SummaryPart = { table: 'daily' | 'raw'; from: number; to: number; sign: 1 | -1 };
+
+const DEFAULT_EDGE_PROBE = 2_000;
 
 /**
- * Where the clicks (or bookings) of [from, to) are counted: on PostgreSQL (or without rollup) the raw rows
- * of the whole range; on SQLite the rollup for whole UTC days and raw rows for the partial days at the
- * edges. When the range ends after now (the usual `to` = now), its last partial day is read as the whole
- * day from the rollup minus the rest of the day, which lies in the future and so holds no rows, instead of
- * today's rows one by one.
+ * Where the clicks and bookings of [from, to) are counted: on PostgreSQL (or without rollup) the raw rows
+ * of the whole range; on SQLite the rollups for whole UTC days and raw rows for the partial days at the
+ * edges. A partial edge day is read either directly or as its whole rollup day minus the rest of the day
+ * (the complement), whichever holds fewer clicks; both are exact. A range ending after now (the usual
+ * `to` = now) takes the complement without looking: it lies in the future and holds no rows. Computed
+ * once per summary, inside its snapshot.
  */
-function parts(db: Db, range: VendorRange, options: SummaryOptions): Part[] {
-  const { from, to } = range;
+export async function summaryParts(
+  db: Db,
+  range: VendorRange,
+  options: SummaryOptions,
+): Promise<SummaryPart[]> {
+  const { vendorId, from, to } = range;
   if (dialectOf(db) === 'postgres' || options.rollup === false) return [{ table: 'raw', from, to, sign: 1 }];
-  const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
+  let firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
   let endDay = Math.floor(to / DAY_MS) * DAY_MS;
   if (firstDay > endDay) return [{ table: 'raw', from, to, sign: 1 }]; // inside one day
-  const edges: Part[] = [];
-  if (from < firstDay) edges.push({ table: 'raw', from, to: firstDay, sign: 1 });
+  const probe = options.edgeProbe ?? DEFAULT_EDGE_PROBE;
+  const edges: SummaryPart[] = [];
+  if (from < firstDay) {
+    const dayStart = firstDay - DAY_MS;
+    if (await complementIsSmaller(db, vendorId, [from, firstDay], [dayStart, from], probe)) {
+      edges.push({ table: 'raw', from: dayStart, to: from, sign: -1 });
+      firstDay = dayStart;
+    } else edges.push({ table: 'raw', from, to: firstDay, sign: 1 });
+  }
   if (endDay < to) {
-    if (to >= (options.now ?? Number.POSITIVE_INFINITY)) {
-      edges.push({ table: 'raw', from: to, to: endDay + DAY_MS, sign: -1 });
-      endDay += DAY_MS;
+    const dayEnd = endDay + DAY_MS;
+    if (
+      to >= (options.now ?? Number.POSITIVE_INFINITY) ||
+      (await complementIsSmaller(db, vendorId, [endDay, to], [to, dayEnd], probe))
+    ) {
+      edges.push({ table: 'raw', from: to, to: dayEnd, sign: -1 });
+      endDay = dayEnd;
     } else edges.push({ table: 'raw', from: endDay, to, sign: 1 });
   }
   return firstDay < endDay ? [{ table: 'daily', from: firstDay, to: endDay, sign: 1 }, ...edges] : edges;
 }
 
-/** Relation (traffic_type, clicks) over the vendor's clicks in range; each row counts `clicks` clicks. */
-function trafficCounts(db: Db, range: VendorRange, options: SummaryOptions) {
-  const { vendorId } = range;
+/**
+ * Whether a partial day is cheaper read as its rollup day minus the complement: the direct side's clicks
+ * are counted up to `probe`, then the complement's. A burst of clicks on either side of a range's edge
+ * (a busy morning before `to`, or traffic since a `to` a little in the past) is then never read row by
+ * row; the counting itself stops at `probe` index entries per side.
+ */
+async function complementIsSmaller(
+  db: Db,
+  vendorId: number,
+  direct: [number, number],
+  complement: [number, number],
+  probe: number,
+): Promise<boolean> {
+  if ((await clicksUpTo(db, vendorId, direct, probe)) < probe) return false;
+  return (await clicksUpTo(db, vendorId, complement, probe)) < probe;
+}
+
+async function clicksUpTo(db: Db, vendorId: number, [from, to]: [number, number], limit: number) {
+  const { rows } = await sql<{ n: number }>`
+    select count(*) as n from (
+      select 1 from listing_clicks
+      where vendor_id = ${vendorId} and created_at >= ${from} and created_at < ${to} limit ${limit}
+    ) probe`.execute(db);
+  return Number(rows[0].n);
+}
+
+/** One relation over the summary's parts: each read by `daily` (a rollup) or `raw` (rows), united. */
+function overParts(
+  parts: readonly SummaryPart[],
+  daily: (p: SummaryPart) => RawBuilder<unknown>,
+  raw: (p: SummaryPart) => RawBuilder<unknown>,
+) {
   return sql.join(
-    parts(db, range, options).map((p) =>
-      p.table === 'daily'
-        ? sql`select traffic_type, clicks from listing_click_daily
-              where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`
-        : sql`select traffic_type, ${sql.lit(p.sign)} as clicks from listing_clicks
-              where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
-    ),
+    parts.map((p) => (p.table === 'daily' ? daily(p) : raw(p))),
     sql` union all `,
+  );
+}
+
+/** Relation (traffic_type, clicks) over the vendor's clicks in range; each row counts `clicks` clicks. */
+function trafficCounts(vendorId: number, parts: readonly SummaryPart[]) {
+  return overParts(
+    parts,
+    (p) => sql`select traffic_type, clicks from listing_click_daily
+               where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`,
+    (p) => sql`select traffic_type, ${sql.lit(p.sign)} as clicks from listing_clicks
+               where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
   );
 }
 
@@ -141,18 +195,14 @@ function trafficCounts(db: Db, range: VendorRange, options: SummaryOptions) {
  * Relation (utm_source, utm_medium, utm_campaign, clicks) over the vendor's clicks in range that have a
  * campaign. The literal `utm_campaign <> ''` lets SQLite use the partial covering index.
  */
-function campaignCounts(db: Db, range: VendorRange, options: SummaryOptions) {
-  const { vendorId } = range;
-  return sql.join(
-    parts(db, range, options).map((p) =>
-      p.table === 'daily'
-        ? sql`select utm_source, utm_medium, utm_campaign, clicks from listing_click_daily
-              where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to} and utm_campaign <> ''`
-        : sql`select utm_source, utm_medium, utm_campaign, ${sql.lit(p.sign)} as clicks from listing_clicks
-              where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}
-                and utm_campaign <> ''`,
-    ),
-    sql` union all `,
+function campaignCounts(vendorId: number, parts: readonly SummaryPart[]) {
+  return overParts(
+    parts,
+    (p) => sql`select utm_source, utm_medium, utm_campaign, clicks from listing_click_daily
+               where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to} and utm_campaign <> ''`,
+    (p) => sql`select utm_source, utm_medium, utm_campaign, ${sql.lit(p.sign)} as clicks from listing_clicks
+               where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}
+                 and utm_campaign <> ''`,
   );
 }
 
@@ -161,19 +211,15 @@ function campaignCounts(db: Db, range: VendorRange, options: SummaryOptions) {
  * in range, by their click's classification: traffic_type '' for a booking without an attributed click.
  * On SQLite whole days come from the booking_daily rollup, as clicks come from theirs.
  */
-function bookingCounts(db: Db, range: VendorRange, options: SummaryOptions) {
-  const { vendorId } = range;
-  return sql.join(
-    parts(db, range, options).map((p) =>
-      p.table === 'daily'
-        ? sql`select traffic_type, utm_source, utm_medium, utm_campaign, bookings from booking_daily
-              where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`
-        : sql`select coalesce(click_traffic_type, '') as traffic_type, click_utm_source as utm_source,
-                click_utm_medium as utm_medium, click_utm_campaign as utm_campaign, ${sql.lit(p.sign)} as bookings
-              from bookings
-              where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
-    ),
-    sql` union all `,
+function bookingCounts(vendorId: number, parts: readonly SummaryPart[]) {
+  return overParts(
+    parts,
+    (p) => sql`select traffic_type, utm_source, utm_medium, utm_campaign, bookings from booking_daily
+               where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`,
+    (p) => sql`select coalesce(click_traffic_type, '') as traffic_type, click_utm_source as utm_source,
+                 click_utm_medium as utm_medium, click_utm_campaign as utm_campaign, ${sql.lit(p.sign)} as bookings
+               from bookings
+               where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
   );
 }
 
@@ -194,8 +240,8 @@ export interface SummaryTotals {
  */
 export async function summaryTotals(
   db: Db,
-  range: VendorRange,
-  options: SummaryOptions = {},
+  vendorId: number,
+  parts: readonly SummaryPart[],
 ): Promise<SummaryTotals> {
   const { rows } = await sql<SummaryTotals>`
     select k.clicks_organic, k.clicks_marketing,
@@ -203,12 +249,12 @@ export async function summaryTotals(
     from (
       select coalesce(sum(clicks) filter (where traffic_type = 'organic'), 0) as clicks_organic,
              coalesce(sum(clicks) filter (where traffic_type = 'marketing'), 0) as clicks_marketing
-      from (${trafficCounts(db, range, options)}) counted
+      from (${trafficCounts(vendorId, parts)}) counted
     ) k cross join (
       select coalesce(sum(bookings) filter (where traffic_type = 'organic'), 0) as bookings_organic,
              coalesce(sum(bookings) filter (where traffic_type = 'marketing'), 0) as bookings_marketing,
              coalesce(sum(bookings) filter (where traffic_type = ''), 0) as bookings_unattributed
-      from (${bookingCounts(db, range, options)}) counted_bookings
+      from (${bookingCounts(vendorId, parts)}) counted_bookings
     ) b`.execute(db);
   const row = rows[0];
   return {
@@ -240,8 +286,8 @@ export const MAX_CAMPAIGN_ROWS = 50;
  */
 export async function campaignRows(
   db: Db,
-  range: VendorRange,
-  options: SummaryOptions = {},
+  vendorId: number,
+  parts: readonly SummaryPart[],
 ): Promise<CampaignRow[]> {
   const bytewise = dialectOf(db) === 'postgres' ? sql` collate "C"` : sql``;
   const { rows } = await sql<CampaignRow>`
@@ -249,10 +295,10 @@ export async function campaignRows(
            cast(sum(clicks) as integer) as clicks, cast(sum(bookings) as integer) as bookings
     from (
       select utm_source, utm_medium, utm_campaign, clicks, 0 as bookings
-      from (${campaignCounts(db, range, options)}) counted
+      from (${campaignCounts(vendorId, parts)}) counted
       union all
       select utm_source, utm_medium, utm_campaign, 0 as clicks, bookings
-      from (${bookingCounts(db, range, options)}) counted_bookings
+      from (${bookingCounts(vendorId, parts)}) counted_bookings
       where utm_campaign <> ''
     ) merged
     group by utm_source, utm_medium, utm_campaign

@@ -125,8 +125,9 @@ export interface VendorSummary {
 }
 
 /**
- * The click-to-booking summary of a vendor over [from, to): two aggregate queries on one snapshot, all
- * counting done by the database; JavaScript only shapes the at most 50 campaign rows.
+ * The click-to-booking summary of a vendor over [from, to): two aggregate queries on one snapshot (after
+ * choosing how to read the range's edge days), all counting done by the database; JavaScript only shapes
+ * the at most 50 campaign rows.
  */
 export async function summariseVendorClicks(
   deps: MarketingDeps,
@@ -136,10 +137,13 @@ export async function summariseVendorClicks(
 ): Promise<VendorSummary> {
   const range = { vendorId: vendorOf(vendorId), ...parseRange(query) };
   options = { now: deps.clock.now().getTime(), ...options };
-  const [totals, campaigns] = await inReadSnapshot(deps.db, async (db) => [
-    await repo.summaryTotals(db, range, options),
-    await repo.campaignRows(db, range, options),
-  ]);
+  const [totals, campaigns] = await inReadSnapshot(deps.db, async (db) => {
+    const parts = await repo.summaryParts(db, range, options);
+    return [
+      await repo.summaryTotals(db, range.vendorId, parts),
+      await repo.campaignRows(db, range.vendorId, parts),
+    ];
+  });
   return {
     from: formatDateTime(range.from),
     to: formatDateTime(range.to),

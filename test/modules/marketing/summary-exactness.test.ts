@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as analyticsMigration from '../../../src/db/migrations/2026112203-marketing-analytics.ts';
 import * as bookingDailyMigration from '../../../src/db/migrations/2026112211-booking-daily.ts';
+import { summaryParts } from '../../../src/modules/marketing/analytics.repository.ts';
 import {
   conversionRate,
   summariseVendorClicks,
@@ -215,6 +216,10 @@ describe('summary exactness', () => {
             const expected = model(v, from, to, stored, storedBookings);
             expect(await summariseVendorClicks(deps(), vendors[v].id, query)).toEqual(expected);
             expect(await summariseVendorClicks(deps(), vendors[v].id, query, { rollup: false })).toEqual(
+              expected,
+            );
+            // edge days read through their complement whenever the direct side holds any click
+            expect(await summariseVendorClicks(deps(), vendors[v].id, query, { edgeProbe: 1 })).toEqual(
               expected,
             );
           }
@@ -436,6 +441,40 @@ describe.skipIf(usingPostgres)('SQLite daily booking rollup', () => {
     ).toEqual([
       ['2025-04-01T00:00:00.000Z', 2],
       ['2025-04-02T00:00:00.000Z', 1],
+    ]);
+  });
+});
+
+describe.skipIf(usingPostgres)('edge days of the summary', () => {
+  it('are read from whichever side of the edge holds fewer clicks', async () => {
+    const [kayak] = vendors[1].listings;
+    const day = Date.UTC(2025, 9, 1);
+    const at = (hour: number) => day + hour * 3_600_000;
+    for (const hour of [1, 2, 3, 4]) {
+      t.clock.set(new Date(at(hour)));
+      await recordListingClick(t.db, t.clock, { listing: kayak, source: 'track', params: {} });
+    }
+    const range = (from: number, to: number) => ({ vendorId: vendors[1].id, from, to });
+    const later = { now: at(48), edgeProbe: 3 };
+    // a busy morning before `to`: the day is read as its rollup minus the quiet afternoon
+    expect(await summaryParts(t.db, range(day - 10 * DAY, at(12)), later)).toEqual([
+      { table: 'daily', from: day - 10 * DAY, to: day + DAY, sign: 1 },
+      { table: 'raw', from: at(12), to: day + DAY, sign: -1 },
+    ]);
+    // the busy hours after `from`: the rollup day minus the quiet hour before it, not the busy rows
+    expect(await summaryParts(t.db, range(at(0.5), day + 5 * DAY), later)).toEqual([
+      { table: 'daily', from: day, to: day + 5 * DAY, sign: 1 },
+      { table: 'raw', from: day, to: at(0.5), sign: -1 },
+    ]);
+    // quiet on the direct side: read directly
+    expect(await summaryParts(t.db, range(day - 10 * DAY, at(0.5)), later)).toEqual([
+      { table: 'daily', from: day - 10 * DAY, to: day, sign: 1 },
+      { table: 'raw', from: day, to: at(0.5), sign: 1 },
+    ]);
+    // a range ending after now takes the complement without counting
+    expect(await summaryParts(t.db, range(day - DAY, at(12)), { now: at(6), edgeProbe: 100 })).toEqual([
+      { table: 'daily', from: day - DAY, to: day + DAY, sign: 1 },
+      { table: 'raw', from: at(12), to: day + DAY, sign: -1 },
     ]);
   });
 });
