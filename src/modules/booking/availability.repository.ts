@@ -1,12 +1,12 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { BookingStatus, Database, Db } from '../../db/database.ts';
+import type { Database, Db } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 
 // The facts availability.ts decides on, read with indexed range queries (listing_id, starts_at), and the
-// same rules as one SQL predicate for filtering listing lists. The facts query runs on every availability
-// check and booking request: its SQL is compiled once (reusableQuery).
+// same rules as one SQL predicate for filtering listing lists. The fact queries run on every availability
+// check and booking request: their SQL is compiled once (reusableQuery).
 
 // Constants stay literals in the SQL: SQLite re-plans a statement whenever a bound value it could plan
 // on changes, and these never change.
@@ -15,81 +15,71 @@ const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((s) => sql
 type WindowArgs = { listingId: number; startsAt: number; endsAt: number };
 const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt'] as const;
 
-// Everything availability.ts decides on, in one statement: the overlapping active bookings, the
-// overlapping slots, and one row when the listing has any available slot at all. One round trip instead of
-// three on PostgreSQL, one statement instead of three on SQLite.
-const factsQuery = reusableQuery(
+const overlappingBookingsQuery = reusableQuery(
   (db, a: WindowArgs) =>
     db
       .selectFrom('bookings')
-      .select([
-        sql<Fact>`'booking'`.as('fact'),
-        'starts_at',
-        'ends_at',
-        sql<BookingStatus | null>`status`.as('status'),
-        sql<number | null>`cast(null as integer)`.as('is_available'),
-      ])
+      .select(['starts_at', 'ends_at', 'status'])
       .where('listing_id', '=', a.listingId)
       .where('ends_at', '>', a.startsAt)
       .where('starts_at', '<', a.endsAt)
-      .where(ACTIVE)
-      .unionAll(
-        db
-          .selectFrom('availability_slots')
-          .select([
-            sql<Fact>`'slot'`.as('fact'),
-            'starts_at',
-            'ends_at',
-            sql<BookingStatus | null>`cast(null as text)`.as('status'),
-            sql<number | null>`is_available`.as('is_available'),
-          ])
-          .where('listing_id', '=', a.listingId)
-          .where('starts_at', '<', a.endsAt)
-          .where('ends_at', '>', a.startsAt),
-      )
-      .unionAll(
-        db
-          .selectNoFrom([
-            sql<Fact>`'any_available_slot'`.as('fact'),
-            sql<number>`cast(null as bigint)`.as('starts_at'),
-            sql<number>`cast(null as bigint)`.as('ends_at'),
-            sql<BookingStatus | null>`cast(null as text)`.as('status'),
-            sql<number | null>`cast(null as integer)`.as('is_available'),
-          ])
-          .where(({ exists, selectFrom }) =>
-            exists(
-              selectFrom('availability_slots')
-                .select(sql.lit(1).as('one'))
-                .where('listing_id', '=', a.listingId)
-                .where(sql<SqlBool>`is_available = 1`),
-            ),
-          ),
-      ),
+      .where(ACTIVE),
   WINDOW_ARGS,
 );
 
-type Fact = 'booking' | 'slot' | 'any_available_slot';
+const overlappingSlotsQuery = reusableQuery(
+  (db, a: WindowArgs) =>
+    db
+      .selectFrom('availability_slots')
+      .select(['starts_at', 'ends_at', 'is_available'])
+      .where('listing_id', '=', a.listingId)
+      .where('starts_at', '<', a.endsAt)
+      .where('ends_at', '>', a.startsAt),
+  WINDOW_ARGS,
+);
 
-/**
- * The facts of a window for availability.ts: the listing's active bookings and slots overlapping it, and
- * whether the listing has any available slot at all.
- */
-export async function availabilityFacts(
+const anyAvailableSlotQuery = reusableQuery(
+  (db, a: { listingId: number }) =>
+    db
+      .selectFrom('availability_slots')
+      .select('id')
+      .where('listing_id', '=', a.listingId)
+      .where(sql<SqlBool>`is_available = 1`)
+      .limit(sql.lit(1)),
+  ['listingId'],
+);
+
+const windowArgs = (listingId: number, window: TimeWindow): WindowArgs => ({
+  listingId,
+  startsAt: window.startsAt,
+  endsAt: window.endsAt,
+});
+
+/** Active bookings of the listing whose window overlaps [startsAt, endsAt). */
+export async function overlappingActiveBookings(
   db: Db,
   listingId: number,
   window: TimeWindow,
-): Promise<Required<AvailabilityFacts>> {
-  const rows = await factsQuery(db, { listingId, startsAt: window.startsAt, endsAt: window.endsAt });
-  const bookings: BookingFact[] = [];
-  const slots: SlotFact[] = [];
-  let hasAvailableSlots = false;
-  for (const r of rows) {
-    if (r.fact === 'booking') bookings.push({ startsAt: r.starts_at, endsAt: r.ends_at, status: r.status! });
-    else if (r.fact === 'slot')
-      slots.push({ startsAt: r.starts_at, endsAt: r.ends_at, isAvailable: r.is_available === 1 });
-    else hasAvailableSlots = true;
-  }
-  return { bookings, slots, hasAvailableSlots };
+): Promise<BookingFact[]> {
+  const rows = await overlappingBookingsQuery(db, windowArgs(listingId, window));
+  return rows.map((r) => ({ startsAt: r.starts_at, endsAt: r.ends_at, status: r.status }));
+}
+
+/** The listing's slots overlapping the window, and whether it has any available slot at all. */
+export async function slotFacts(
+  db: Db,
+  listingId: number,
+  window: TimeWindow,
+): Promise<Pick<AvailabilityFacts, 'slots' | 'hasAvailableSlots'>> {
+  const rows = await overlappingSlotsQuery(db, windowArgs(listingId, window));
+  const slots: SlotFact[] = rows.map((r) => ({
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    isAvailable: r.is_available === 1,
+  }));
+  if (slots.some((s) => s.isAvailable)) return { slots, hasAvailableSlots: true };
+  const any = await anyAvailableSlotQuery(db, { listingId });
+  return { slots, hasAvailableSlots: any.length > 0 };
 }
 
 /**
