@@ -14,6 +14,7 @@ import * as catalogVersion from './migrations/2026112208-catalog-version.ts';
 import * as bookingAttribution from './migrations/2026112209-booking-attribution.ts';
 import * as windowIndexes from './migrations/2026112210-window-indexes.ts';
 import * as bookingDaily from './migrations/2026112211-booking-daily.ts';
+import * as clickListingIndex from './migrations/2026112212-click-listing-index.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026112209-booking-attribution': bookingAttribution,
   '2026112210-window-indexes': windowIndexes,
   '2026112211-booking-daily': bookingDaily,
+  '2026112212-click-listing-index': clickListingIndex,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */
