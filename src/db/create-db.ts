@@ -53,6 +53,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     // An 8 MiB page cache (this build's default is 16 MiB): the OS page cache keeps the rest of the file,
     // and the server stays within its memory budget (README, Performance).
     database.pragma('cache_size = -8192');
+    forgetValueSamples(database);
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
     });
@@ -75,6 +76,19 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   sharedHandles.add(db);
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { db, dialect: 'postgres', poolStats, close: () => db.destroy() };
+}
+
+/**
+ * Drops the index value samples (sqlite_stat4) that ANALYZE and PRAGMA optimize write in this build of
+ * SQLite, keeping the table statistics (sqlite_stat1). With samples present SQLite re-plans a statement
+ * whenever a value bound against a sampled index changes, which is at nearly every execution here: an
+ * overlap check then cost 15-25 µs instead of 3-4 µs. The queries of this service are planned well from
+ * table sizes alone. `analyze sqlite_schema` reloads the statistics into this connection.
+ */
+function forgetValueSamples(database: SQLite.Database): void {
+  const samples = database.prepare("select 1 from sqlite_master where name = 'sqlite_stat4'").get();
+  if (!samples || !database.prepare('select 1 from sqlite_stat4 limit 1').get()) return;
+  database.exec('delete from sqlite_stat4; analyze sqlite_schema');
 }
 
 /**
