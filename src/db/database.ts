@@ -188,6 +188,12 @@ export interface CacheVersionsTable {
   version: number;
 }
 
+/** The longest booking window a listing has had (migration 2026112213): bounds overlap checks. */
+export interface ListingBookingSpansTable {
+  listing_id: number;
+  longest_ms: number;
+}
+
 export interface Database {
   users: UsersTable;
   vendor_profiles: VendorProfilesTable;
@@ -202,6 +208,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   listing_clicks: ListingClicksTable;
   cache_versions: CacheVersionsTable;
+  listing_booking_spans: ListingBookingSpansTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

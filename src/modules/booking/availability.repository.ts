@@ -1,4 +1,4 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, Db } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
@@ -12,6 +12,16 @@ import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 // on changes, and these never change.
 const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((s) => sql.lit(s)))})`;
 
+/**
+ * The latest a booking of the listing overlapping a window ending at `windowEnd` can end: windowEnd plus
+ * the listing's longest booking (migration 2026112213). With it an overlap check reads the index range
+ * (start, end + longest) of ends_at instead of every booking ending after start. A listing without a
+ * record has no bookings; the bound is then left open rather than trusted.
+ */
+function overlappingEndBound(listingId: number | RawBuilder<number>, windowEnd: number) {
+  return sql<number>`${windowEnd} + coalesce((select longest_ms from listing_booking_spans where listing_id = ${listingId}), ${sql.lit(Number.MAX_SAFE_INTEGER)})`;
+}
+
 type WindowArgs = { listingId: number; startsAt: number; endsAt: number };
 const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt'] as const;
 
@@ -22,6 +32,7 @@ const overlappingBookingsQuery = reusableQuery(
       .select(['starts_at', 'ends_at', 'status'])
       .where('listing_id', '=', a.listingId)
       .where('ends_at', '>', a.startsAt)
+      .where('ends_at', '<', overlappingEndBound(a.listingId, a.endsAt))
       .where('starts_at', '<', a.endsAt)
       .where(ACTIVE),
   WINDOW_ARGS,
@@ -104,7 +115,8 @@ export function listingAvailableIn(
       .whereRef('b.listing_id', '=', 'listings.id')
       .where('b.status', 'in', ACTIVE_STATUSES)
       .where('b.starts_at', '<', to)
-      .where('b.ends_at', '>', from);
+      .where('b.ends_at', '>', from)
+      .where('b.ends_at', '<', overlappingEndBound(sql.ref('listings.id'), to));
     const blockingOverlap = slotsOfListing()
       .where('s.is_available', '=', 0)
       .where('s.starts_at', '<', to)

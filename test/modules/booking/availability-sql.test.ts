@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingStatus } from '../../../src/db/database.ts';
+import { overlappingActiveBookings } from '../../../src/modules/booking/availability.repository.ts';
 import {
   evaluateAvailability,
   overlaps,
@@ -11,8 +12,9 @@ import { insertListing, vendorProfileId } from '../../helpers/booking-factories.
 import { buildTestApp, type TestApp } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
 
-// listingAvailableIn (SQL, for the catalog's available_from/available_to filter) against the pure rules,
-// on the same fixtures inserted straight into the tables.
+// listingAvailableIn (SQL, for the catalog's available_from/available_to filter) and
+// overlappingActiveBookings (the facts of an availability check or booking request) against the pure
+// rules, on the same fixtures inserted straight into the tables.
 
 let t: TestApp;
 let vendorId: number;
@@ -89,6 +91,9 @@ async function availableIds(ids: number[], window: TimeWindow): Promise<number[]
 const expectedIds = (ids: number[], fixtures: Fixture[], window: TimeWindow) =>
   ids.filter((_, i) => evaluateAvailability(window, fixtures[i]).isAvailable);
 
+const sortByStart = <T extends TimeWindow>(bookings: T[]) =>
+  bookings.toSorted((a, b) => a.startsAt - b.startsAt || a.endsAt - b.endsAt);
+
 const w = (from: number, to: number): TimeWindow => ({
   startsAt: BASE + from * HOUR,
   endsAt: BASE + to * HOUR,
@@ -132,11 +137,16 @@ describe('listingAvailableIn', () => {
     const span = fc
       .tuple(fc.integer({ min: 0, max: 48 }), fc.integer({ min: 1, max: 12 }))
       .map(([s, l]) => w(s, s + l));
+    // Bookings up to four times the longest window: overlap checks bound ends_at by the listing's
+    // longest booking, so a long booking around a short window must still be found.
+    const bookingSpan = fc
+      .tuple(fc.integer({ min: 0, max: 48 }), fc.integer({ min: 1, max: 48 }))
+      .map(([s, l]) => w(s, s + l));
     const fixture = fc.record({
       slots: fc.array(fc.record({ span, isAvailable: fc.boolean() }), { maxLength: 3 }),
       bookings: fc.array(
         fc.record({
-          span,
+          span: bookingSpan,
           status: fc.constantFrom<BookingStatus>(
             'requested',
             'approved',
@@ -164,8 +174,54 @@ describe('listingAvailableIn', () => {
         const ids: number[] = [];
         for (const f of fixtures) ids.push(await insertFixture(f));
         expect(await availableIds(ids, window)).toEqual(expectedIds(ids, fixtures, window));
+        for (const [i, id] of ids.entries()) {
+          const found = await overlappingActiveBookings(t.db, id, window);
+          const expected = fixtures[i].bookings.filter((b) => ACTIVE.has(b.status) && overlaps(b, window));
+          expect(sortByStart(found)).toEqual(sortByStart(expected));
+        }
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('overlap checks bounded by the longest booking', () => {
+  it("finds a long booking around a short window, also after the booking's window grew", async () => {
+    // A 4-day booking, then short windows in its middle and at its last hour.
+    const listingId = await insertFixture({
+      slots: [],
+      bookings: [
+        { ...w(0, 2), status: 'confirmed' },
+        { ...w(24, 120), status: 'approved' },
+      ],
+    });
+    const middle = w(70, 72);
+    expect(await overlappingActiveBookings(t.db, listingId, middle)).toEqual([
+      { ...w(24, 120), status: 'approved' },
+    ]);
+    expect(await availableIds([listingId], middle)).toEqual([]);
+    expect(await availableIds([listingId], w(119, 121))).toEqual([]);
+    expect(await availableIds([listingId], w(120, 121))).toEqual([listingId]);
+
+    // The first booking is stretched to end a week later (no endpoint does this; the bound must follow
+    // any write all the same).
+    const stretched = w(0, 200);
+    await t.db
+      .updateTable('bookings')
+      .set({ ends_at: stretched.endsAt })
+      .where('listing_id', '=', listingId)
+      .where('starts_at', '=', stretched.startsAt)
+      .execute();
+    const late = w(180, 181);
+    expect(await overlappingActiveBookings(t.db, listingId, late)).toEqual([
+      { ...stretched, status: 'confirmed' },
+    ]);
+    expect(await availableIds([listingId], late)).toEqual([]);
+    const span = await t.db
+      .selectFrom('listing_booking_spans')
+      .select('longest_ms')
+      .where('listing_id', '=', listingId)
+      .executeTakeFirstOrThrow();
+    expect(span.longest_ms).toBe(200 * HOUR);
   });
 });
