@@ -281,28 +281,63 @@ describe('login and tokens', () => {
     expect(live).toEqual([]);
   });
 
-  it('refuses an access token as refresh and a refresh token as access', async () => {
+  it('refuses an access token as refresh and a refresh token as access, also after their first use', async () => {
     const customer = await registerCustomer(t.app);
-    const asRefresh = await api({
-      method: 'POST',
-      url: '/api/v1/accounts/token/refresh/',
-      payload: { refresh: customer.token },
-    });
-    expect(asRefresh.statusCode).toBe(401);
-    expect(asRefresh.json().code).toBe('token_not_valid');
-    const asAccess = await api({ method: 'GET', url: '/api/v1/accounts/me/', token: customer.refresh });
-    expect(asAccess.statusCode).toBe(401);
-    expect(asAccess.json().code).toBe('token_not_valid');
+    for (const used of [false, true]) {
+      if (used) {
+        // Each used once in its own role: the server now remembers both signatures as verified.
+        const me = await api({ method: 'GET', url: '/api/v1/accounts/me/', token: customer.token });
+        expect(me.statusCode).toBe(200);
+        const rotated = await api({
+          method: 'POST',
+          url: '/api/v1/accounts/token/refresh/',
+          payload: { refresh: customer.refresh },
+        });
+        expect(rotated.statusCode).toBe(200);
+      }
+      const asRefresh = await api({
+        method: 'POST',
+        url: '/api/v1/accounts/token/refresh/',
+        payload: { refresh: customer.token },
+      });
+      expect(asRefresh.statusCode).toBe(401);
+      expect(asRefresh.json()).toEqual({
+        detail: 'Token is not a valid refresh token.',
+        code: 'token_not_valid',
+      });
+      const asAccess = await api({ method: 'GET', url: '/api/v1/accounts/me/', token: customer.refresh });
+      expect(asAccess.statusCode).toBe(401);
+      expect(asAccess.json()).toEqual({
+        detail: 'Token is not a valid access token.',
+        code: 'token_not_valid',
+      });
+    }
   });
 
-  it('expires access tokens after ACCESS_TOKEN_TTL', async () => {
+  it('expires access tokens after ACCESS_TOKEN_TTL, also a token already used', async () => {
     const customer = await registerCustomer(t.app);
-    t.clock.advance(15 * 60 * 1000 + 1000);
+    const me = () => api({ method: 'GET', url: '/api/v1/accounts/me/', token: customer.token });
+    expect((await me()).statusCode).toBe(200); // verified once: remembered by the server
+    const { exp } = JSON.parse(Buffer.from(customer.token.split('.')[1], 'base64url').toString());
+    const toExpiry = exp * 1000 - t.clock.now().getTime();
+    expect(toExpiry).toBeGreaterThan(14 * 60 * 1000);
+    t.clock.advance(toExpiry - 1);
     try {
-      const res = await api({ method: 'GET', url: '/api/v1/accounts/me/', token: customer.token });
+      expect((await me()).statusCode).toBe(200);
+      t.clock.advance(1);
+      const res = await me();
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ detail: 'Token has expired.', code: 'token_not_valid' });
       expect(res.headers['www-authenticate']).toBe('Bearer');
+    } finally {
+      t.clock.advance(-toExpiry);
+    }
+    // A fresh token that was never used expires the same way.
+    const other = await registerCustomer(t.app);
+    t.clock.advance(15 * 60 * 1000 + 1000);
+    try {
+      const res = await api({ method: 'GET', url: '/api/v1/accounts/me/', token: other.token });
+      expect(res.json()).toEqual({ detail: 'Token has expired.', code: 'token_not_valid' });
     } finally {
       t.clock.advance(-(15 * 60 * 1000 + 1000));
     }
