@@ -33,12 +33,12 @@ export interface CreateDbOptions {
   statementTimeoutMs?: number;
 }
 
-/** The shared handles made here, as opposed to handles bound to one connection or transaction. */
-const sharedHandles = new WeakSet<Db>();
+/** SQLite handles bound to the connection of an open transaction (see sqliteTransaction). */
+const transactionHandles = new WeakSet<Db>();
 
-/** True for a handle made by createDb (not one bound to a connection or transaction of it). */
-export function isSharedHandle(db: Db): boolean {
-  return sharedHandles.has(db);
+/** True for a handle that is an open transaction: Kysely's (PostgreSQL) or one of sqliteTransaction. */
+export function isTransaction(db: Db): boolean {
+  return db.isTransaction || transactionHandles.has(db);
 }
 
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
@@ -57,7 +57,6 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
     });
-    sharedHandles.add(db);
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -73,7 +72,6 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  sharedHandles.add(db);
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { db, dialect: 'postgres', poolStats, close: () => db.destroy() };
 }
@@ -132,6 +130,7 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Db) => Pr
 function sqliteTransaction<T>(db: Kysely<Database>, begin: RawBuilder<unknown>, fn: (trx: Db) => Promise<T>) {
   return db.connection().execute(async (conn) => {
     await begin.execute(conn);
+    transactionHandles.add(conn);
     try {
       const result = await fn(conn);
       await sql`commit`.execute(conn);

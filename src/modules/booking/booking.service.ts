@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/create-db.ts';
 import type { BookingStatus, Database, Db, TrafficType } from '../../db/database.ts';
 import { isExclusionViolation } from '../../db/errors.ts';
+import { inSharedTransaction } from '../../db/group-commit.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
@@ -176,7 +177,8 @@ function participantsFor(listing: ListingRef, requested: number | null | undefin
 
 /**
  * Requests a booking. The listing lookup, the availability check and the insert run in one transaction
- * that holds the listing's lock (PostgreSQL: the listing row FOR UPDATE; SQLite: BEGIN IMMEDIATE), so of
+ * that holds the listing's lock (PostgreSQL: the listing row FOR UPDATE; SQLite: the write lock, taken by
+ * BEGIN IMMEDIATE, with the requests of one moment sharing the commit, see inSharedTransaction), so of
  * overlapping simultaneous requests exactly one gets through; PostgreSQL's exclusion constraint refuses
  * any overlap that could slip past anyway.
  */
@@ -193,7 +195,7 @@ export async function requestBooking(
 
   let id: number;
   try {
-    id = await inTransaction(deps.db, async (trx) => {
+    id = await inSharedTransaction(deps.db, async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
       if (!listing) throw listingNotFound(target);
       const participants = participantsFor(listing, input.participants_count);

@@ -1,5 +1,5 @@
 import type { Db, ListingClicksTable } from '../../db/database.ts';
-import { groupCommit } from '../../db/group-commit.ts';
+import { inSharedTransaction } from '../../db/group-commit.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import { TRACKING_PARAMS } from './traffic.ts';
 
@@ -24,13 +24,15 @@ const insertClickQuery = reusableQuery(
 );
 
 /**
- * Stores one click and returns its id. Clicks arriving together are committed together (see groupCommit):
- * under load the detail views of one moment share one SQLite transaction.
+ * Stores one click and returns its id. Clicks arriving together are committed together (see
+ * inSharedTransaction): under load the detail views of one moment share one SQLite transaction.
  */
-export const insertClick = groupCommit(async (db, values: ClickValues): Promise<number> => {
-  const [row] = await insertClickQuery(db, values);
-  return row.id;
-});
+export function insertClick(db: Db, values: ClickValues): Promise<number> {
+  return inSharedTransaction(db, async (trx) => {
+    const [row] = await insertClickQuery(trx, values);
+    return row.id;
+  });
+}
 
 // A booking request naming its click reads it for attribution.
 const clickByIdQuery = reusableQuery(

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../../src/db/create-db.ts';
 import type { Db } from '../../../src/db/database.ts';
-import { groupCommit } from '../../../src/db/group-commit.ts';
+import { inSharedTransaction } from '../../../src/db/group-commit.ts';
 import { type ClickValues, insertClick } from '../../../src/modules/marketing/clicks.repository.ts';
 import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerVendor } from '../../helpers/factories.ts';
 import { insertListing, type TestListing, vendorProfileId } from '../../helpers/marketing-factories.ts';
 
-// Clicks are group-committed on SQLite (src/db/group-commit.ts): many at once share a transaction, yet each
-// request gets its own click, acknowledged only once stored, and one bad write fails only itself.
+// Clicks (and booking requests) are group-committed on SQLite (src/db/group-commit.ts): many at once share
+// a transaction, yet each request gets its own click, acknowledged only once stored, and a unit that fails
+// leaves nothing behind and fails only itself.
 
 let t: TestApp;
 let kayak: TestListing;
@@ -94,7 +95,7 @@ describe('clicks written at once', () => {
       .selectFrom('listing_clicks')
       .select('utm_campaign')
       .where('id', 'in', ids)
-      .orderBy('id')
+      .orderBy('utm_campaign') // on PostgreSQL each has its own transaction: ids in any order
       .execute();
     expect(stored.map((row) => row.utm_campaign)).toEqual(['neighbour-a', 'neighbour-b']);
     const orphans = await t.db
@@ -105,25 +106,50 @@ describe('clicks written at once', () => {
     expect(orphans).toEqual([]);
   });
 
+  it('roll back only the unit that throws, also the rows it had already written', async () => {
+    const results = await Promise.allSettled([
+      insertClick(t.db, clickValues(kayak.id, 'before-the-throw')),
+      inSharedTransaction(t.db, async (trx) => {
+        await trx.insertInto('listing_clicks').values(clickValues(kayak.id, 'written-then-thrown')).execute();
+        throw new Error('changed its mind');
+      }),
+      insertClick(t.db, clickValues(kayak.id, 'after-the-throw')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toHaveProperty('message', 'changed its mind');
+    const stored = await t.db
+      .selectFrom('listing_clicks')
+      .select('utm_campaign')
+      .where('utm_campaign', 'in', ['before-the-throw', 'written-then-thrown', 'after-the-throw'])
+      .orderBy('utm_campaign')
+      .execute();
+    expect(stored.map((row) => row.utm_campaign)).toEqual(['after-the-throw', 'before-the-throw']);
+  });
+
   it('share one transaction on SQLite and are acknowledged only after it', async () => {
     const handles: Db[] = [];
-    const double = groupCommit(async (db, n: number) => {
-      handles.push(db);
-      return n * 2;
-    });
+    const double = (db: Db, n: number) =>
+      inSharedTransaction(db, async (trx) => {
+        handles.push(trx);
+        return n * 2;
+      });
     expect(await Promise.all([1, 2, 3, 4].map((n) => double(t.db, n)))).toEqual([2, 4, 6, 8]);
     expect(await double(t.db, 5)).toBe(10);
     if (usingPostgres) {
-      expect(handles.every((db) => db === t.db)).toBe(true); // straight through
+      // a transaction of their own each
+      expect(new Set(handles).size).toBe(5);
     } else {
       // the four that arrived together ran on one transaction's handle, the later one on another
       expect(new Set(handles.slice(0, 4)).size).toBe(1);
       expect(handles[0]).not.toBe(t.db);
       expect(handles[4]).not.toBe(handles[0]);
     }
-    // a handle already inside a transaction writes through it, never into a batch of its own
-    const inside = await inTransaction(t.db, (trx) => double(trx, 6));
+    // a handle already inside a transaction runs its unit there, never in a group of its own
+    const inside = await inTransaction(t.db, async (trx) => {
+      const doubled = await double(trx, 6);
+      expect(handles.at(-1)).not.toBe(t.db);
+      return doubled;
+    });
     expect(inside).toBe(12);
-    expect(handles.at(-1)).not.toBe(t.db);
   });
 });
