@@ -19,11 +19,17 @@ import type { Db } from './database.ts';
  *
  * Units must only use the database: one waiting on anything else would hold up the whole group. A unit
  * on a handle that already is a transaction runs in it. On PostgreSQL (whose commits already share WAL
- * flushes, and where a group would hold a pooled connection) each unit has a transaction of its own.
+ * flushes, and where a group would hold a pooled connection) each unit has a transaction of its own, or
+ * none when it is `oneStatement` (a single statement is atomic by itself; BEGIN and COMMIT would be two
+ * more round trips).
  */
-export function inSharedTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+export function inSharedTransaction<T>(
+  db: Db,
+  work: (trx: Db) => Promise<T>,
+  options: { oneStatement?: boolean } = {},
+): Promise<T> {
   if (isTransaction(db)) return work(db);
-  if (dialectOf(db) === 'postgres') return inTransaction(db, work);
+  if (dialectOf(db) === 'postgres') return options.oneStatement ? work(db) : inTransaction(db, work);
   return new Promise<T>((resolve, reject) => {
     let group = groups.get(db);
     if (!group) {

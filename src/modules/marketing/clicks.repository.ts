@@ -28,10 +28,14 @@ const insertClickQuery = reusableQuery(
  * inSharedTransaction): under load the detail views of one moment share one SQLite transaction.
  */
 export function insertClick(db: Db, values: ClickValues): Promise<number> {
-  return inSharedTransaction(db, async (trx) => {
-    const [row] = await insertClickQuery(trx, values);
-    return row.id;
-  });
+  return inSharedTransaction(
+    db,
+    async (trx) => {
+      const [row] = await insertClickQuery(trx, values);
+      return row.id;
+    },
+    { oneStatement: true },
+  );
 }
 
 // A booking request naming its click reads it for attribution.

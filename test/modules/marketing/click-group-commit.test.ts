@@ -144,6 +144,10 @@ describe('clicks written at once', () => {
       expect(handles[0]).not.toBe(t.db);
       expect(handles[4]).not.toBe(handles[0]);
     }
+    // a single statement needs no transaction of its own on PostgreSQL; on SQLite it is grouped as well
+    const oneStatement = await inSharedTransaction(t.db, async (trx) => trx, { oneStatement: true });
+    if (usingPostgres) expect(oneStatement).toBe(t.db);
+    else expect(oneStatement).not.toBe(t.db);
     // a handle already inside a transaction runs its unit there, never in a group of its own
     const inside = await inTransaction(t.db, async (trx) => {
       const doubled = await double(trx, 6);
