@@ -86,7 +86,11 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
 function forgetValueSamples(database: SQLite.Database): void {
   const samples = database.prepare("select 1 from sqlite_master where name = 'sqlite_stat4'").get();
   if (!samples || !database.prepare('select 1 from sqlite_stat4 limit 1').get()) return;
-  database.exec('delete from sqlite_stat4; analyze sqlite_schema');
+  try {
+    database.exec('delete from sqlite_stat4; analyze sqlite_schema');
+  } catch {
+    // Only speed is at stake: with the file locked by another writer the samples stay until a later open.
+  }
 }
 
 /**
