@@ -14,7 +14,7 @@ ENV NODE_ENV=production \
     PORT=8000 \
     DATABASE_URL=sqlite:/data/app.sqlite \
     NODE_COMPILE_CACHE=/tmp/node-compile-cache \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=1
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
