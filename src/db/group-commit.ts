@@ -17,8 +17,9 @@ import type { Db } from './database.ts';
  * transactions. A unit that throws is rolled back to its savepoint and fails alone. If the transaction
  * itself fails (the database locked or gone), every unit of the group fails with it: none was stored.
  *
- * Units must only use the database: one waiting on anything else would hold up the whole group. A unit
- * on a handle that already is a transaction runs in it. On PostgreSQL (whose commits already share WAL
+ * A unit must use only the handle it is given: one waiting on anything else (the network, or another
+ * handle of this database, which would wait for the group's own connection) holds up the whole group or
+ * waits forever. A unit on a handle that already is a transaction runs in it. On PostgreSQL (whose commits already share WAL
  * flushes, and where a group would hold a pooled connection) each unit has a transaction of its own, or
  * none when it is `oneStatement` (a single statement is atomic by itself; BEGIN and COMMIT would be two
  * more round trips).
