@@ -33,6 +33,20 @@ export interface CreateDbOptions {
   statementTimeoutMs?: number;
 }
 
+/** The SQLite connection behind each handle made by createDb (prepared statements cached). */
+const connections = new WeakMap<Db, SQLite.Database>();
+
+/**
+ * The SQLite connection of a handle made by createDb, while no transaction is open on it: a read run on
+ * it synchronously then sees exactly what Kysely's queued path would, committed data only. Undefined for
+ * PostgreSQL, for other handles (transactions, plugin-wrapped) and while a transaction is open (a read
+ * must then wait its turn through Kysely, or it would see uncommitted writes).
+ */
+export function idleSqliteConnection(db: Db): SQLite.Database | undefined {
+  const connection = connections.get(db);
+  return connection && !connection.inTransaction ? connection : undefined;
+}
+
 /** SQLite handles bound to the connection of an open transaction (see sqliteTransaction). */
 const transactionHandles = new WeakSet<Db>();
 
@@ -54,9 +68,9 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     // and the server stays within its memory budget (README, Performance).
     database.pragma('cache_size = -8192');
     forgetValueSamples(database);
-    const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
-    });
+    const connection = withStatementCache(database);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    connections.set(db, connection);
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import { dialectOf } from './create-db.ts';
+import { dialectOf, idleSqliteConnection } from './create-db.ts';
 import type { Db, Dialect } from './database.ts';
 
 type Arg = string | number | null;
@@ -9,6 +9,10 @@ type Arg = string | number | null;
  * For the hottest paths: building a Kysely query costs several times what running a point lookup does.
  * `build` receives stand-ins for the arguments and must pass them into the query as plain values
  * (compared, inserted), never inspect or transform them.
+ *
+ * On SQLite a read through the service's handle, while no transaction is open on the connection, runs on
+ * the connection directly (see idleSqliteConnection): Kysely's queue around the one connection cost about
+ * 3 µs per query (availability checks, four queries: -17 % CPU). Everything else goes through Kysely.
  */
 export function reusableQuery<Args extends Record<string, Arg>, Row>(
   build: (db: Db, args: Args) => Compilable<Row>,
@@ -36,6 +40,8 @@ export function reusableQuery<Args extends Record<string, Arg>, Row>(
     const { query, slots } = compiled.get(dialect) ?? prepare(db, dialect);
     const parameters = query.parameters.slice();
     for (const [index, name] of slots) parameters[index] = args[name];
+    const statement = idleSqliteConnection(db)?.prepare(query.sql);
+    if (statement?.reader) return statement.all(parameters) as Row[];
     return (await db.executeQuery<Row>({ ...query, parameters })).rows;
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../../src/db/create-db.ts';
+import { createDb, type DbHandle, inTransaction } from '../../src/db/create-db.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { reusableQuery } from '../../src/db/reusable-query.ts';
 
@@ -37,5 +37,40 @@ describe('reusableQuery', () => {
       ['slug'],
     );
     await expect(broken(handle.db, { slug: 'x' })).rejects.toThrow(/not every argument/);
+  });
+
+  it('never reads a transaction that is still open: such a read waits for its commit', async () => {
+    const bySlug = reusableQuery(
+      (db, args: { slug: string }) =>
+        db.selectFrom('categories').select('name').where('slug', '=', args.slug),
+      ['slug'],
+    );
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    let inserted!: () => void;
+    const insertDone = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const writer = inTransaction(handle.db, async (trx) => {
+      await trx
+        .insertInto('categories')
+        .values({ name: 'Hydrofoils', slug: 'hydrofoils', description: '', created_at: 0, updated_at: 0 })
+        .execute();
+      inserted();
+      await held;
+    });
+    await insertDone; // the row is written, not committed
+    let answered = false;
+    const read = bySlug(handle.db, { slug: 'hydrofoils' }).then((rows) => {
+      answered = true;
+      return rows;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    commit();
+    await writer;
+    expect(await read).toEqual([{ name: 'Hydrofoils' }]);
   });
 });
