@@ -37,14 +37,17 @@ export interface CreateDbOptions {
 const connections = new WeakMap<Db, SQLite.Database>();
 
 /**
- * The SQLite connection of a handle made by createDb, while no transaction is open on it: a read run on
- * it synchronously then sees exactly what Kysely's queued path would, committed data only. Undefined for
- * PostgreSQL, for other handles (transactions, plugin-wrapped) and while a transaction is open (a read
- * must then wait its turn through Kysely, or it would see uncommitted writes).
+ * The SQLite connection a query through `db` may run on directly, synchronously, instead of through
+ * Kysely's queue for the one connection: the transaction's own connection for a handle of
+ * sqliteTransaction, and for a handle made by createDb its connection while no transaction is open on
+ * it (a query then sees exactly what the queued path would: committed data only). Undefined otherwise
+ * (PostgreSQL, plugin-wrapped handles, and the service's handle during another unit's transaction,
+ * whose queries must wait their turn or they would see, and write into, uncommitted work).
  */
-export function idleSqliteConnection(db: Db): SQLite.Database | undefined {
+export function directSqliteConnection(db: Db): SQLite.Database | undefined {
   const connection = connections.get(db);
-  return connection && !connection.inTransaction ? connection : undefined;
+  if (!connection || (connection.inTransaction && !transactionHandles.has(db))) return undefined;
+  return connection;
 }
 
 /** SQLite handles bound to the connection of an open transaction (see sqliteTransaction). */
@@ -149,6 +152,8 @@ function sqliteTransaction<T>(db: Kysely<Database>, begin: RawBuilder<unknown>, 
   return db.connection().execute(async (conn) => {
     await begin.execute(conn);
     transactionHandles.add(conn);
+    const connection = connections.get(db);
+    if (connection) connections.set(conn, connection);
     try {
       const result = await fn(conn);
       await sql`commit`.execute(conn);

@@ -73,4 +73,29 @@ describe('reusableQuery', () => {
     await writer;
     expect(await read).toEqual([{ name: 'Hydrofoils' }]);
   });
+
+  it("runs inside a transaction as part of it: its reads see the transaction's writes, its writes roll back", async () => {
+    const insertCategory = reusableQuery(
+      (db, args: { slug: string }) =>
+        db
+          .insertInto('categories')
+          .values({ name: 'Surf skis', slug: args.slug, description: '', created_at: 0, updated_at: 0 })
+          .returning('id'),
+      ['slug'],
+    );
+    const bySlug = reusableQuery(
+      (db, args: { slug: string }) =>
+        db.selectFrom('categories').select('slug').where('slug', '=', args.slug),
+      ['slug'],
+    );
+    await expect(
+      inTransaction(handle.db, async (trx) => {
+        const [row] = await insertCategory(trx, { slug: 'surf-skis' });
+        expect(row.id).toBeGreaterThan(0);
+        expect(await bySlug(trx, { slug: 'surf-skis' })).toEqual([{ slug: 'surf-skis' }]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await bySlug(handle.db, { slug: 'surf-skis' })).toEqual([]);
+  });
 });
