@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { dialectOf, inTransaction, isTransaction } from './create-db.ts';
 import type { Db } from './database.ts';
+import { runCompiled } from './reusable-query.ts';
 
 /**
  * Group commit on SQLite: `inTransaction` for small units of work (a click, a booking request) that share
@@ -66,14 +67,14 @@ async function commitGroup(db: Db, group: Unit[]): Promise<void> {
     outcomes = await inTransaction(db, async (trx) => {
       const settled: Outcome[] = [];
       for (const unit of group) {
-        await trx.executeQuery(SAVEPOINT);
+        await runCompiled(trx, SAVEPOINT);
         try {
           settled.push({ ok: true, value: await unit.work(trx) });
         } catch (error) {
-          await trx.executeQuery(ROLLBACK_TO);
+          await runCompiled(trx, ROLLBACK_TO);
           settled.push({ ok: false, error });
         }
-        await trx.executeQuery(RELEASE);
+        await runCompiled(trx, RELEASE);
       }
       return settled;
     });

@@ -40,12 +40,20 @@ export function reusableQuery<Args extends Record<string, Arg>, Row>(
     const { query, slots } = compiled.get(dialect) ?? prepare(db, dialect);
     const parameters = query.parameters.slice();
     for (const [index, name] of slots) parameters[index] = args[name];
-    const statement = directSqliteConnection(db)?.prepare(query.sql);
-    if (statement?.reader) return statement.all(parameters) as Row[];
-    if (statement) {
-      statement.run(parameters);
-      return [];
-    }
-    return (await db.executeQuery<Row>({ ...query, parameters })).rows;
+    return runCompiled(db, { ...query, parameters });
   };
+}
+
+/**
+ * Runs a compiled query and returns its rows: on SQLite directly on the connection whenever that is safe
+ * (see directSqliteConnection), otherwise through Kysely.
+ */
+export async function runCompiled<Row>(db: Db, query: CompiledQuery<Row>): Promise<Row[]> {
+  const statement = directSqliteConnection(db)?.prepare(query.sql);
+  if (statement?.reader) return statement.all(query.parameters) as Row[];
+  if (statement) {
+    statement.run(query.parameters);
+    return [];
+  }
+  return (await db.executeQuery<Row>(query)).rows;
 }
