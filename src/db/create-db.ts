@@ -161,6 +161,10 @@ function sqliteTransaction<T>(db: Kysely<Database>, begin: RawBuilder<unknown>, 
     } catch (error) {
       await sql`rollback`.execute(conn).catch(() => {});
       throw error;
+    } finally {
+      // a handle kept past its transaction must not run anything directly on the connection any more
+      connections.delete(conn);
+      transactionHandles.delete(conn);
     }
   });
 }
