@@ -1,5 +1,7 @@
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Database, Db } from '../../db/database.ts';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { dialectOf } from '../../db/create-db.ts';
+import type { BookingStatus, Database, Db } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
@@ -25,39 +27,45 @@ function overlappingEndBound(listingId: number | RawBuilder<number>, windowEnd: 
 type WindowArgs = { listingId: number; startsAt: number; endsAt: number };
 const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt'] as const;
 
-const overlappingBookingsQuery = reusableQuery(
-  (db, a: WindowArgs) =>
-    db
-      .selectFrom('bookings')
-      .select(['starts_at', 'ends_at', 'status'])
-      .where('listing_id', '=', a.listingId)
-      .where('ends_at', '>', a.startsAt)
-      .where('ends_at', '<', overlappingEndBound(a.listingId, a.endsAt))
-      .where('starts_at', '<', a.endsAt)
-      .where(ACTIVE),
-  WINDOW_ARGS,
-);
+const overlappingBookings = (db: Db, a: WindowArgs) =>
+  db
+    .selectFrom('bookings')
+    .select(['starts_at', 'ends_at', 'status'])
+    .where('listing_id', '=', a.listingId)
+    .where('ends_at', '>', a.startsAt)
+    .where('ends_at', '<', overlappingEndBound(a.listingId, a.endsAt))
+    .where('starts_at', '<', a.endsAt)
+    .where(ACTIVE);
 
-const overlappingSlotsQuery = reusableQuery(
-  (db, a: WindowArgs) =>
-    db
-      .selectFrom('availability_slots')
-      .select(['starts_at', 'ends_at', 'is_available'])
-      .where('listing_id', '=', a.listingId)
-      .where('starts_at', '<', a.endsAt)
-      .where('ends_at', '>', a.startsAt),
-  WINDOW_ARGS,
-);
+const overlappingSlots = (db: Db, a: WindowArgs) =>
+  db
+    .selectFrom('availability_slots')
+    .select(['starts_at', 'ends_at', 'is_available'])
+    .where('listing_id', '=', a.listingId)
+    .where('starts_at', '<', a.endsAt)
+    .where('ends_at', '>', a.startsAt);
 
-const anyAvailableSlotQuery = reusableQuery(
-  (db, a: { listingId: number }) =>
-    db
-      .selectFrom('availability_slots')
-      .select('id')
-      .where('listing_id', '=', a.listingId)
-      .where(sql<SqlBool>`is_available = 1`)
-      .limit(sql.lit(1)),
-  ['listingId'],
+const anyAvailableSlot = (db: Db, a: { listingId: number }) =>
+  db
+    .selectFrom('availability_slots')
+    .select('id')
+    .where('listing_id', '=', a.listingId)
+    .where(sql<SqlBool>`is_available = 1`)
+    .limit(sql.lit(1));
+
+const overlappingBookingsQuery = reusableQuery(overlappingBookings, WINDOW_ARGS);
+const overlappingSlotsQuery = reusableQuery(overlappingSlots, WINDOW_ARGS);
+const anyAvailableSlotQuery = reusableQuery(anyAvailableSlot, ['listingId']);
+
+// PostgreSQL: the same three queries as one statement, each a JSON array (or a flag) of the outer row.
+const allFactsQuery = reusableQuery(
+  (db, a: WindowArgs) =>
+    db.selectNoFrom((eb) => [
+      jsonArrayFrom(overlappingBookings(db, a)).as('bookings'),
+      jsonArrayFrom(overlappingSlots(db, a)).as('slots'),
+      eb.exists(anyAvailableSlot(db, a)).as('any_available'),
+    ]),
+  WINDOW_ARGS,
 );
 
 const windowArgs = (listingId: number, window: TimeWindow): WindowArgs => ({
@@ -66,31 +74,53 @@ const windowArgs = (listingId: number, window: TimeWindow): WindowArgs => ({
   endsAt: window.endsAt,
 });
 
+const toBookingFact = (r: { starts_at: number; ends_at: number; status: BookingStatus }): BookingFact => ({
+  startsAt: r.starts_at,
+  endsAt: r.ends_at,
+  status: r.status,
+});
+
+const toSlotFact = (r: { starts_at: number; ends_at: number; is_available: number }): SlotFact => ({
+  startsAt: r.starts_at,
+  endsAt: r.ends_at,
+  isAvailable: r.is_available === 1,
+});
+
 /** Active bookings of the listing whose window overlaps [startsAt, endsAt). */
 export async function overlappingActiveBookings(
   db: Db,
   listingId: number,
   window: TimeWindow,
 ): Promise<BookingFact[]> {
-  const rows = await overlappingBookingsQuery(db, windowArgs(listingId, window));
-  return rows.map((r) => ({ startsAt: r.starts_at, endsAt: r.ends_at, status: r.status }));
+  return (await overlappingBookingsQuery(db, windowArgs(listingId, window))).map(toBookingFact);
 }
 
-/** The listing's slots overlapping the window, and whether it has any available slot at all. */
-export async function slotFacts(
+/**
+ * Everything availability.ts decides on for one listing and window: its overlapping active bookings, its
+ * overlapping slots, and whether it has any available slot at all. On PostgreSQL in one statement (every
+ * statement is a round trip to the server); on SQLite one query after another (each costs microseconds,
+ * and SQLite's JSON aggregation costs more than the separate lookups), the last only when no overlapping
+ * slot already answers it.
+ */
+export async function availabilityFacts(
   db: Db,
   listingId: number,
   window: TimeWindow,
-): Promise<Pick<AvailabilityFacts, 'slots' | 'hasAvailableSlots'>> {
-  const rows = await overlappingSlotsQuery(db, windowArgs(listingId, window));
-  const slots: SlotFact[] = rows.map((r) => ({
-    startsAt: r.starts_at,
-    endsAt: r.ends_at,
-    isAvailable: r.is_available === 1,
-  }));
-  if (slots.some((s) => s.isAvailable)) return { slots, hasAvailableSlots: true };
-  const any = await anyAvailableSlotQuery(db, { listingId });
-  return { slots, hasAvailableSlots: any.length > 0 };
+): Promise<Required<AvailabilityFacts>> {
+  const args = windowArgs(listingId, window);
+  if (dialectOf(db) === 'postgres') {
+    const [row] = await allFactsQuery(db, args);
+    return {
+      bookings: row.bookings.map(toBookingFact),
+      slots: row.slots.map(toSlotFact),
+      hasAvailableSlots: Boolean(row.any_available),
+    };
+  }
+  const slots = (await overlappingSlotsQuery(db, args)).map(toSlotFact);
+  const bookings = (await overlappingBookingsQuery(db, args)).map(toBookingFact);
+  const hasAvailableSlots =
+    slots.some((s) => s.isAvailable) || (await anyAvailableSlotQuery(db, { listingId })).length > 0;
+  return { bookings, slots, hasAvailableSlots };
 }
 
 /**

@@ -11,7 +11,7 @@ import { formatDateTime } from '../../lib/datetime.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
 import { findVisibleListing, KINDS, type ListingRef } from '../catalog/index.ts';
 import { isValidAttribution } from './attribution.ts';
-import { overlappingActiveBookings, slotFacts } from './availability.repository.ts';
+import { availabilityFacts } from './availability.repository.ts';
 import { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
 import {
   type ListingIdInput,
@@ -103,9 +103,7 @@ function partyOf(booking: { customer_id: number; vendor_id: number }, caller: Au
 // --- availability --------------------------------------------------------------------------------------------
 
 async function evaluate(db: Db, listingId: number, window: TimeWindow): Promise<AvailabilityVerdict> {
-  const slots = await slotFacts(db, listingId, window);
-  const bookings = await overlappingActiveBookings(db, listingId, window);
-  return evaluateAvailability(window, { ...slots, bookings });
+  return evaluateAvailability(window, await availabilityFacts(db, listingId, window));
 }
 
 export interface AvailabilityQuery extends ListingIdInput {

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingStatus } from '../../../src/db/database.ts';
-import { overlappingActiveBookings } from '../../../src/modules/booking/availability.repository.ts';
+import {
+  availabilityFacts,
+  overlappingActiveBookings,
+} from '../../../src/modules/booking/availability.repository.ts';
 import {
   evaluateAvailability,
   overlaps,
@@ -178,6 +181,13 @@ describe('listingAvailableIn', () => {
           const found = await overlappingActiveBookings(t.db, id, window);
           const expected = fixtures[i].bookings.filter((b) => ACTIVE.has(b.status) && overlaps(b, window));
           expect(sortByStart(found)).toEqual(sortByStart(expected));
+          // the facts of a check or request: one statement on PostgreSQL, several on SQLite
+          const facts = await availabilityFacts(t.db, id, window);
+          expect(sortByStart([...facts.bookings])).toEqual(sortByStart(expected));
+          expect(sortByStart([...facts.slots])).toEqual(
+            sortByStart(fixtures[i].slots.filter((slot) => overlaps(slot, window))),
+          );
+          expect(facts.hasAvailableSlots).toBe(fixtures[i].slots.some((slot) => slot.isAvailable));
         }
       }),
       { numRuns: 60 },
