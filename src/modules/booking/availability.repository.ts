@@ -86,15 +86,6 @@ const toSlotFact = (r: { starts_at: number; ends_at: number; is_available: numbe
   isAvailable: r.is_available === 1,
 });
 
-/** Active bookings of the listing whose window overlaps [startsAt, endsAt). */
-export async function overlappingActiveBookings(
-  db: Db,
-  listingId: number,
-  window: TimeWindow,
-): Promise<BookingFact[]> {
-  return (await overlappingBookingsQuery(db, windowArgs(listingId, window))).map(toBookingFact);
-}
-
 /**
  * Everything availability.ts decides on for one listing and window: its overlapping active bookings, its
  * overlapping slots, and whether it has any available slot at all. On PostgreSQL in one statement (every

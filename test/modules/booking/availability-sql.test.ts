@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingStatus } from '../../../src/db/database.ts';
-import {
-  availabilityFacts,
-  overlappingActiveBookings,
-} from '../../../src/modules/booking/availability.repository.ts';
+import { availabilityFacts } from '../../../src/modules/booking/availability.repository.ts';
 import {
   evaluateAvailability,
   overlaps,
@@ -16,7 +13,7 @@ import { buildTestApp, type TestApp } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
 
 // listingAvailableIn (SQL, for the catalog's available_from/available_to filter) and
-// overlappingActiveBookings (the facts of an availability check or booking request) against the pure
+// availabilityFacts (the facts of an availability check or booking request) against the pure
 // rules, on the same fixtures inserted straight into the tables.
 
 let t: TestApp;
@@ -178,9 +175,7 @@ describe('listingAvailableIn', () => {
         for (const f of fixtures) ids.push(await insertFixture(f));
         expect(await availableIds(ids, window)).toEqual(expectedIds(ids, fixtures, window));
         for (const [i, id] of ids.entries()) {
-          const found = await overlappingActiveBookings(t.db, id, window);
           const expected = fixtures[i].bookings.filter((b) => ACTIVE.has(b.status) && overlaps(b, window));
-          expect(sortByStart(found)).toEqual(sortByStart(expected));
           // the facts of a check or request: one statement on PostgreSQL, several on SQLite
           const facts = await availabilityFacts(t.db, id, window);
           expect(sortByStart([...facts.bookings])).toEqual(sortByStart(expected));
@@ -205,7 +200,7 @@ describe('overlap checks bounded by the longest booking', () => {
       ],
     });
     const middle = w(70, 72);
-    expect(await overlappingActiveBookings(t.db, listingId, middle)).toEqual([
+    expect((await availabilityFacts(t.db, listingId, middle)).bookings).toEqual([
       { ...w(24, 120), status: 'approved' },
     ]);
     expect(await availableIds([listingId], middle)).toEqual([]);
@@ -223,7 +218,7 @@ describe('overlap checks bounded by the longest booking', () => {
       .where('listing_id', '=', listingId)
       .execute();
     const late = w(180, 181); // beyond the old bound: end + 2 hours
-    expect(await overlappingActiveBookings(t.db, listingId, late)).toEqual([
+    expect((await availabilityFacts(t.db, listingId, late)).bookings).toEqual([
       { ...stretched, status: 'confirmed' },
     ]);
     expect(await availableIds([listingId], late)).toEqual([]);
