@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { dialectOf, inTransaction, isTransaction } from './create-db.ts';
+import { dialectOf, directSqliteConnection, inTransaction, isTransaction } from './create-db.ts';
 import type { Db } from './database.ts';
 import { runCompiled } from './reusable-query.ts';
 
@@ -23,7 +23,10 @@ import { runCompiled } from './reusable-query.ts';
  * waits forever. A unit on a handle that already is a transaction runs in it. On PostgreSQL (whose commits already share WAL
  * flushes, and where a group would hold a pooled connection) each unit has a transaction of its own, or
  * none when it is `oneStatement` (a single statement is atomic by itself; BEGIN and COMMIT would be two
- * more round trips).
+ * more round trips). On SQLite a `oneStatement` unit runs without a savepoint of its own for the same
+ * reason: a statement that fails inside a transaction is undone by SQLite alone, leaving the transaction
+ * and the other units' writes as they were. Such a unit must run exactly one statement and nothing after
+ * it that could throw.
  */
 export function inSharedTransaction<T>(
   db: Db,
@@ -43,12 +46,18 @@ export function inSharedTransaction<T>(
       });
       group = created;
     }
-    group.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    group.push({
+      work,
+      oneStatement: options.oneStatement ?? false,
+      resolve: resolve as (value: unknown) => void,
+      reject,
+    });
   });
 }
 
 interface Unit {
   work: (trx: Db) => Promise<unknown>;
+  oneStatement: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -60,6 +69,8 @@ const RELEASE = CompiledQuery.raw('release unit');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to unit');
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+const succeeded = (value: unknown): Outcome => ({ ok: true, value });
+const failed = (error: unknown): Outcome => ({ ok: false, error });
 
 async function commitGroup(db: Db, group: Unit[]): Promise<void> {
   let outcomes: Outcome[];
@@ -67,12 +78,19 @@ async function commitGroup(db: Db, group: Unit[]): Promise<void> {
     outcomes = await inTransaction(db, async (trx) => {
       const settled: Outcome[] = [];
       for (const unit of group) {
+        if (unit.oneStatement) {
+          const outcome = await unit.work(trx).then(succeeded, failed);
+          // Errors that end the whole transaction (I/O, a full disk) fail the group: nothing was stored.
+          if (!outcome.ok && !directSqliteConnection(trx)?.inTransaction) throw outcome.error;
+          settled.push(outcome);
+          continue;
+        }
         await runCompiled(trx, SAVEPOINT);
         try {
-          settled.push({ ok: true, value: await unit.work(trx) });
+          settled.push(succeeded(await unit.work(trx)));
         } catch (error) {
           await runCompiled(trx, ROLLBACK_TO);
-          settled.push({ ok: false, error });
+          settled.push(failed(error));
         }
         await runCompiled(trx, RELEASE);
       }
