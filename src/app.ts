@@ -19,7 +19,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
 import { bookingRoutes, listingBookableIn } from './modules/booking/index.ts';
-import { type CatalogDeps, catalogRoutes, ListCache } from './modules/catalog/index.ts';
+import { type CatalogDeps, catalogRoutes, DetailCache, ListCache } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
 
@@ -184,9 +184,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     recordClick: (click) => recordListingClick(db, clock, click),
     availableIn: (from, to) => listingBookableIn(from, to, clock.now().getTime()),
     listCache: new ListCache(),
+    detailCache: new DetailCache(),
   };
   await app.register(catalogRoutes, { prefix: '/api/v1', deps: catalogDeps });
-  await app.register(marketingRoutes, { prefix: '/api/v1/marketing', deps: { db, clock } });
+  await app.register(marketingRoutes, {
+    prefix: '/api/v1/marketing',
+    deps: { db, clock, catalog: catalogDeps },
+  });
 
   return app;
 }

@@ -1,18 +1,18 @@
 // The catalog module's interface for the rest of the service.
 export { catalogRoutes } from './catalog.routes.ts';
 export { ADVENTURE, EQUIPMENT, KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
-export { ListCache } from './list-cache.ts';
+export { DetailCache, ListCache } from './list-cache.ts';
 export {
   findListingById,
   findVisibleListing,
-  findVisibleListingByPublicId,
   type ListingRef,
 } from './listing-lookup.repository.ts';
 export type { ListingsWhere } from './listings.repository.ts';
 export { TRACKING_PARAMS, type TrackingParam } from './listings.schemas.ts';
-export type {
-  AvailabilityFilter,
-  CatalogDeps,
-  DetailViewClick,
-  RecordClick,
+export {
+  type AvailabilityFilter,
+  type CatalogDeps,
+  type DetailViewClick,
+  findPublicListing,
+  type RecordClick,
 } from './listings.service.ts';

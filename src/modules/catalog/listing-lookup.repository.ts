@@ -105,25 +105,3 @@ export async function findVisibleListing(
   const [row] = await (options.forUpdate ? visibleListingForUpdate : visibleListing)(db, { kind, id });
   return row ? toRef(row) : undefined;
 }
-
-const visibleListingByPublicId = reusableQuery(
-  (db, a: { kind: string; publicId: string }) =>
-    db
-      .selectFrom('listings')
-      .select(COLUMNS)
-      .where('kind', '=', a.kind as ListingKind)
-      .where('public_id', '=', a.publicId)
-      .where('is_active', '=', 1)
-      .where('archived_at', 'is', null),
-  ['kind', 'publicId'],
-);
-
-/** A publicly visible listing by its public id (every explicit click track looks one up). */
-export async function findVisibleListingByPublicId(
-  db: Db,
-  kind: ListingKind,
-  publicId: string,
-): Promise<ListingRef | undefined> {
-  const [row] = await visibleListingByPublicId(db, { kind, publicId });
-  return row ? toRef(row) : undefined;
-}

@@ -9,8 +9,8 @@ import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
-import type { KindDescriptor, ListingAttribute } from './kinds.ts';
-import type { ListCache } from './list-cache.ts';
+import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
+import type { DetailCache, ListCache } from './list-cache.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
 
@@ -46,6 +46,8 @@ export interface CatalogDeps {
   availableIn?: AvailabilityFilter;
   /** rendered public list pages by request, valid while the catalog version is unchanged */
   listCache?: ListCache;
+  /** public detail lookups by kind and public id, valid while the catalog version is unchanged */
+  detailCache?: DetailCache<VisibleListing>;
 }
 
 export interface ListingsPage {
@@ -226,9 +228,48 @@ export interface Visit {
   userId: number | null;
 }
 
+/** A publicly visible listing: its identity, which the click of a view needs, and its API object. */
+export interface VisibleListing {
+  ref: DetailViewClick['listing'];
+  listing: Listing;
+}
+
+/**
+ * The visible listing of a public id, from the detail cache while the catalog version is unchanged (one
+ * version read), otherwise read and mapped afresh.
+ */
+async function visibleListing(
+  deps: Pick<CatalogDeps, 'db' | 'detailCache'>,
+  kind: KindDescriptor,
+  publicId: string,
+): Promise<VisibleListing | undefined> {
+  const cache = deps.detailCache;
+  const version = cache ? await repo.catalogVersion(deps.db) : 0;
+  const key = `${kind.kind}/${publicId}`;
+  const cached = cache?.get(key, version);
+  if (cached) return cached;
+  const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
+  if (!row) return undefined;
+  const found = {
+    ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
+    listing: toListing(kind, row),
+  };
+  cache?.set(key, version, found);
+  return found;
+}
+
+/** A publicly visible listing's identity by public id (explicit click tracks look listings up so). */
+export async function findPublicListing(
+  deps: Pick<CatalogDeps, 'db' | 'detailCache'>,
+  kind: ListingKind,
+  publicId: string,
+): Promise<VisibleListing['ref'] | undefined> {
+  return (await visibleListing(deps, KINDS[kind], publicId))?.ref;
+}
+
 /**
  * A public detail view: the visible listing plus the click the view records. The hottest path of the
- * service: one lookup and one insert.
+ * service: one version read (a cached listing) or lookup, and one insert.
  */
 export async function viewListing(
   deps: CatalogDeps,
@@ -236,17 +277,14 @@ export async function viewListing(
   publicId: string,
   visit: Visit,
 ): Promise<ListingView> {
-  const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
-  if (!row) throw listingNotFound(kind);
-  const click = await deps.recordClick({
-    listing: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
-    source: 'detail_view',
-    ...visit,
-  });
-  const view = toListing(kind, row) as ListingView;
-  view.marketing_click_id = click.marketing_click_id;
-  view.click_traffic_type = click.traffic_type;
-  return view;
+  const found = await visibleListing(deps, kind, publicId);
+  if (!found) throw listingNotFound(kind);
+  const click = await deps.recordClick({ listing: found.ref, source: 'detail_view', ...visit });
+  return {
+    ...found.listing,
+    marketing_click_id: click.marketing_click_id,
+    click_traffic_type: click.traffic_type,
+  };
 }
 
 /** A vendor's public profile and a page of their active listings of the kind. */

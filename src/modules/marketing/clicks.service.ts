@@ -1,7 +1,7 @@
 import type { ClickSource, Db, ListingKind, TrafficType } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { findVisibleListingByPublicId, KINDS, type ListingRef } from '../catalog/index.ts';
+import { type CatalogDeps, findPublicListing, KINDS, type ListingRef } from '../catalog/index.ts';
 import { findClickById, insertClick } from './clicks.repository.ts';
 import { classifyTraffic, TRACKING_PARAMS, type TrackingParams } from './traffic.ts';
 
@@ -66,18 +66,25 @@ export interface TrackClickInput extends Partial<Record<(typeof TRACKING_PARAMS)
   referrer?: string | null;
 }
 
+export interface ClickTrackingDeps {
+  db: Db;
+  clock: Clock;
+  /** the catalog's lookups (with its detail cache) */
+  catalog: Pick<CatalogDeps, 'db' | 'detailCache'>;
+}
+
 /**
  * An explicit click track (POST track/click/): the listing must be publicly visible and of the given
  * type; classified and stored like a detail view's click, with source 'track'. `userId` is the caller
  * when a valid token came with the request.
  */
 export async function trackListingClick(
-  db: Db,
-  clock: Clock,
+  deps: ClickTrackingDeps,
   input: TrackClickInput,
   userId: number | null,
 ): Promise<RecordedClick> {
-  const listing = await findVisibleListingByPublicId(db, input.listing_type, input.public_id);
+  const { db, clock } = deps;
+  const listing = await findPublicListing(deps.catalog, input.listing_type, input.public_id);
   if (!listing) throw notFound(`${KINDS[input.listing_type].noun} not found.`);
   const params: TrackingParams = {};
   for (const name of TRACKING_PARAMS) params[name] = input[name] ?? undefined;

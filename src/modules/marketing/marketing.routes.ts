@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.ts';
 import { PaginatedSchema, pageOf, paginated } from '../../http/pagination.ts';
 import * as analytics from './analytics.service.ts';
-import { trackListingClick } from './clicks.service.ts';
+import { type ClickTrackingDeps, trackListingClick } from './clicks.service.ts';
 import * as schemas from './marketing.schemas.ts';
 
 export interface MarketingRoutesOptions {
-  deps: analytics.MarketingDeps;
+  deps: analytics.MarketingDeps & ClickTrackingDeps;
 }
 
 const tags = ['marketing'];
@@ -25,9 +25,7 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await trackListingClick(deps.db, deps.clock, request.body, request.user?.id ?? null)),
+      reply.status(201).send(await trackListingClick(deps, request.body, request.user?.id ?? null)),
   );
 
   app.get(

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import type { DbHandle } from '../../../src/db/create-db.ts';
-import { ListCache } from '../../../src/modules/catalog/index.ts';
+import { DetailCache, ListCache } from '../../../src/modules/catalog/index.ts';
 import { buildTestApp, type TestApp } from '../../helpers/build-test-app.ts';
 import { createCategory, createEquipment, createStaffAccount } from '../../helpers/catalog-factories.ts';
 import { type Account, registerVendor } from '../../helpers/factories.ts';
@@ -36,6 +36,27 @@ describe('ListCache', () => {
     expect([cache.size, cache.bytes]).toEqual([2, 22]);
     cache.set('huge', 1, body('h'.repeat(26))); // larger than the whole budget: not kept, nothing evicted
     expect([cache.size, cache.bytes]).toEqual([2, 22]);
+  });
+});
+
+describe('DetailCache', () => {
+  it('serves a value only for the version it was stored at, frozen', () => {
+    const cache = new DetailCache<{ title: string; vendor: { name: string } }>(10);
+    cache.set('equipment/k1', 7, { title: 'Kayak', vendor: { name: 'V' } });
+    const hit = cache.get('equipment/k1', 7);
+    expect(hit).toEqual({ title: 'Kayak', vendor: { name: 'V' } });
+    expect(Object.isFrozen(hit) && Object.isFrozen(hit?.vendor)).toBe(true);
+    expect(cache.get('equipment/k1', 8)).toBeUndefined();
+    expect(cache.size).toBe(0); // a stale entry is dropped on sight
+  });
+
+  it('keeps at most its entry count, dropping the least recently used first', () => {
+    const cache = new DetailCache<{ n: number }>(2);
+    cache.set('a', 1, { n: 1 });
+    cache.set('b', 1, { n: 2 });
+    cache.get('a', 1);
+    cache.set('c', 1, { n: 3 });
+    expect([cache.get('a', 1)?.n, cache.get('b', 1), cache.get('c', 1)?.n]).toEqual([1, undefined, 3]);
   });
 });
 
@@ -168,5 +189,126 @@ describe('public list cache across server instances', () => {
       .where('name', '=', 'catalog')
       .execute();
     expect((await listOnSecond({ ordering: 'title' })).count).toBe(before.count + 1);
+  });
+});
+
+// The same for the public detail view (and the explicit click track, which looks the listing up the same
+// way): each instance keeps the listings it showed, and shows what the other acknowledged at once.
+describe('public detail cache across server instances', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'detail-cache-'));
+  let t: TestApp;
+  let second: { app: FastifyInstance; handle: DbHandle };
+  let vendor: Account;
+  let staff: Account;
+  let category: { id: number };
+  let item: { id: number; public_id: string };
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dbFile: join(dir, 'db.sqlite') });
+    const handle = t.openSecondHandle();
+    second = { app: await buildApp(t.config, { db: handle.db, clock: t.clock }), handle };
+    vendor = await registerVendor(t.app, { business_name: 'Detail Kayaks' });
+    staff = await createStaffAccount(t);
+    category = await createCategory(t.app, staff.token, { name: 'Sea kayaks' });
+    item = await createEquipment(t.app, vendor, {
+      title: 'Tandem kayak',
+      price_per_day: '45.00',
+      category_id: category.id,
+    });
+  });
+  afterAll(async () => {
+    await second.app.close();
+    await second.handle.close();
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  interface DetailBody {
+    title: string;
+    price_per_day: string;
+    is_active: boolean;
+    vendor: { business_name: string };
+    category: { id: number; name: string; slug: string };
+    marketing_click_id: number;
+    code?: string;
+  }
+  const viewOnSecond = async (expectedStatus = 200) => {
+    const res = await second.app.inject({ method: 'GET', url: `/api/v1/equipment/items/${item.public_id}/` });
+    expect(res.statusCode).toBe(expectedStatus);
+    return res.json() as DetailBody;
+  };
+  const trackOnSecond = (campaign: string) =>
+    second.app.inject({
+      method: 'POST',
+      url: '/api/v1/marketing/track/click/',
+      payload: { listing_type: 'equipment', public_id: item.public_id, utm_campaign: campaign },
+    });
+  const patch = (url: string, payload: object, token = vendor.token) =>
+    t.app.inject({ method: 'PATCH', url, headers: { authorization: `Bearer ${token}` }, payload });
+
+  it('records a click of its own for every view of a cached listing', async () => {
+    const first = await viewOnSecond();
+    const again = await viewOnSecond();
+    expect([first.title, again.title]).toEqual(['Tandem kayak', 'Tandem kayak']);
+    expect(again.price_per_day).toBe('45.00');
+    expect(again.marketing_click_id).not.toBe(first.marketing_click_id);
+    const stored = await t.db
+      .selectFrom('listing_clicks')
+      .select('listing_id')
+      .where('id', 'in', [first.marketing_click_id, again.marketing_click_id])
+      .execute();
+    expect(stored.map((row) => row.listing_id)).toEqual([item.id, item.id]);
+  });
+
+  it('shows a listing changed, its vendor or category renamed, elsewhere in the very next view', async () => {
+    await viewOnSecond();
+    await patch(`/api/v1/equipment/vendor/items/${item.id}/`, {
+      title: 'Tandem sea kayak',
+      price_per_day: '47.50',
+    });
+    const changed = await viewOnSecond();
+    expect([changed.title, changed.price_per_day]).toEqual(['Tandem sea kayak', '47.50']);
+
+    await patch('/api/v1/accounts/vendor-profile/me/', { business_name: 'Detail Kayaks Renamed' });
+    expect((await viewOnSecond()).vendor.business_name).toBe('Detail Kayaks Renamed');
+
+    await patch(`/api/v1/categories/${category.id}/`, { name: 'Touring kayaks' }, staff.token);
+    expect((await viewOnSecond()).category).toEqual({
+      id: category.id,
+      name: 'Touring kayaks',
+      slug: expect.any(String),
+    });
+  });
+
+  it('answers 404 to views and tracks of a listing deactivated elsewhere, and shows it again once active', async () => {
+    await viewOnSecond();
+    expect((await trackOnSecond('before')).statusCode).toBe(201);
+    await patch(`/api/v1/equipment/vendor/items/${item.id}/`, { is_active: false });
+    expect((await viewOnSecond(404)).code).toBe('not_found');
+    const track = await trackOnSecond('while-inactive');
+    expect([track.statusCode, track.json().code]).toEqual([404, 'not_found']);
+    await patch(`/api/v1/equipment/vendor/items/${item.id}/`, { is_active: true });
+    expect((await viewOnSecond()).is_active).toBe(true);
+    expect((await trackOnSecond('after')).statusCode).toBe(201);
+  });
+
+  it('serves a cached listing while the catalog version stands still', async () => {
+    const before = await viewOnSecond();
+    const { version } = await t.db
+      .selectFrom('cache_versions')
+      .select('version')
+      .where('name', '=', 'catalog')
+      .executeTakeFirstOrThrow();
+    // a change slipped in without moving the version (only possible by hand, as here) is not seen ...
+    await t.db.updateTable('listings').set({ title: 'Changed by hand' }).where('id', '=', item.id).execute();
+    await t.db.updateTable('cache_versions').set({ version }).where('name', '=', 'catalog').execute();
+    expect((await viewOnSecond()).title).toBe(before.title);
+    // ... until the version moves, as every real write moves it
+    await t.db
+      .updateTable('cache_versions')
+      .set({ version: version + 1 })
+      .where('name', '=', 'catalog')
+      .execute();
+    expect((await viewOnSecond()).title).toBe('Changed by hand');
   });
 });
