@@ -195,6 +195,33 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   return app;
 }
 
+/**
+ * `http_request_duration_seconds` by method, route and status for the routes the service declares (not
+ * 404s of unknown paths, nor HEAD/OPTIONS). Each label combination's histogram child is looked up by one
+ * string key and fed Fastify's own elapsed time: no timer object and no label hashing per request.
+ */
+function registerRouteDurations(app: FastifyInstance): void {
+  const durations = new app.metrics.client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Request duration in seconds, by method, route and status',
+    labelNames: ['method', 'route', 'status_code'],
+  });
+  const children = new Map<string, { observe(seconds: number): void }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    if (route !== undefined && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+      const key = `${request.method} ${reply.statusCode} ${route}`;
+      let child = children.get(key);
+      if (!child) {
+        child = durations.labels(request.method, route, String(reply.statusCode));
+        children.set(key, child);
+      }
+      child.observe(reply.elapsedTime / 1000);
+    }
+    done();
+  });
+}
+
 /** Prometheus metrics at /metrics: process figures, request rate/latency/status by route, database pool. */
 async function registerMetrics(app: FastifyInstance, poolStats: AppDeps['poolStats']): Promise<void> {
   // A CommonJS module whose plugin is its `default` export.
@@ -209,8 +236,10 @@ async function registerMetrics(app: FastifyInstance, poolStats: AppDeps['poolSta
       logLevel: 'warn',
       handler: () => {},
     },
-    routeMetrics: { enabled: { histogram: true, summary: false } },
+    // Route durations are recorded below instead: the plugin's own timers cost ~2 µs a request.
+    routeMetrics: { enabled: false },
   });
+  registerRouteDurations(app);
   if (!poolStats) return;
   const { Gauge } = app.metrics.client;
   const gauge = (name: string, help: string, read: (s: PoolStats) => number) =>

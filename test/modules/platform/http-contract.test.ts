@@ -114,6 +114,14 @@ describe('operations', () => {
     for (let i = 0; i < 3; i++) await t.app.inject({ method: 'GET', url: '/api/v1/accounts/me/' });
     const after = await countOf();
     expect(after.count - before.count).toBe(3);
+    const seconds =
+      /http_request_duration_seconds_sum\{method="GET",route="\/api\/v1\/accounts\/me\/",status_code="401"\} ([\d.e-]+)/.exec(
+        after.text,
+      );
+    expect(Number(seconds?.[1])).toBeGreaterThan(0);
+    // an unknown path is no route of its own
+    await t.app.inject({ method: 'GET', url: '/no/such/path' });
+    expect((await countOf()).text).not.toContain('route="/no/such/path"');
     expect(after.text).toContain('process_resident_memory_bytes');
     if (t.dialect === 'postgres') expect(after.text).toMatch(/db_pool_connections \d+/);
   });
