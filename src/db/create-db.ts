@@ -33,8 +33,14 @@ export interface CreateDbOptions {
   statementTimeoutMs?: number;
 }
 
-/** The SQLite connection behind each handle made by createDb (prepared statements cached). */
-const connections = new WeakMap<Db, SQLite.Database>();
+/** A SQLite connection as queries run on it directly: the connection itself and its statement cache. */
+export interface DirectConnection {
+  database: SQLite.Database;
+  prepare: (source: string) => SQLite.Statement;
+}
+
+/** The SQLite connection behind each handle made by createDb. */
+const connections = new WeakMap<Db, DirectConnection>();
 
 /**
  * The SQLite connection a query through `db` may run on directly, synchronously, instead of through
@@ -44,9 +50,9 @@ const connections = new WeakMap<Db, SQLite.Database>();
  * (PostgreSQL, plugin-wrapped handles, and the service's handle during another unit's transaction,
  * whose queries must wait their turn or they would see, and write into, uncommitted work).
  */
-export function directSqliteConnection(db: Db): SQLite.Database | undefined {
+export function directSqliteConnection(db: Db): DirectConnection | undefined {
   const connection = connections.get(db);
-  if (!connection || (connection.inTransaction && !transactionHandles.has(db))) return undefined;
+  if (!connection || (connection.database.inTransaction && !transactionHandles.has(db))) return undefined;
   return connection;
 }
 
@@ -71,9 +77,13 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     // and the server stays within its memory budget (README, Performance).
     database.pragma('cache_size = -8192');
     forgetValueSamples(database);
-    const connection = withStatementCache(database);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-    connections.set(db, connection);
+    const prepare = statementCache(database);
+    // Kysely prepares through the cache as well; everything else reaches the connection untouched.
+    const forKysely = new Proxy(database, {
+      get: (target, property) => (property === 'prepare' ? prepare : Reflect.get(target, property, target)),
+    });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: forKysely }) });
+    connections.set(db, { database, prepare });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -115,23 +125,17 @@ function forgetValueSamples(database: SQLite.Database): void {
  * prepared statements are kept by SQL text (bounded, oldest dropped first). Statements are only run
  * whole (`all`/`run`), one at a time on the single connection, so sharing them is safe.
  */
-function withStatementCache(database: SQLite.Database, limit = 500): SQLite.Database {
+function statementCache(database: SQLite.Database, limit = 500): (source: string) => SQLite.Statement {
   const cache = new Map<string, SQLite.Statement>();
-  const prepare = database.prepare.bind(database);
-  return new Proxy(database, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') return Reflect.get(target, property, receiver);
-      return (source: string) => {
-        let statement = cache.get(source);
-        if (!statement) {
-          statement = prepare(source);
-          if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
-          cache.set(source, statement);
-        }
-        return statement;
-      };
-    },
-  });
+  return (source) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = database.prepare(source);
+      if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+      cache.set(source, statement);
+    }
+    return statement;
+  };
 }
 
 export function dialectOf(db: Db): Dialect {

@@ -81,7 +81,7 @@ async function commitGroup(db: Db, group: Unit[]): Promise<void> {
         if (unit.oneStatement) {
           const outcome = await unit.work(trx).then(succeeded, failed);
           // Errors that end the whole transaction (I/O, a full disk) fail the group: nothing was stored.
-          if (!outcome.ok && !directSqliteConnection(trx)?.inTransaction) throw outcome.error;
+          if (!outcome.ok && !directSqliteConnection(trx)?.database.inTransaction) throw outcome.error;
           settled.push(outcome);
           continue;
         }
