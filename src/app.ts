@@ -63,6 +63,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         censor: '[redacted]',
       },
     },
+    // One access-log line per request, written when it is answered (registerAccessLog), not two.
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     // proxy-addr takes a hop count too, which Fastify's types leave out
     trustProxy: config.trustProxy as boolean | string,
@@ -77,6 +79,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerAccessLog(app);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   registerRouteConventions(app);
@@ -193,6 +196,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   return app;
+}
+
+/**
+ * The access log: at info, one line per answered request with the request (method, url, host, client
+ * address), the status and the time taken. Fastify's own request logging writes a second line on arrival
+ * with the same request fields; at ~10 µs a line that was a third of a small request's cost.
+ */
+function registerAccessLog(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
+  });
 }
 
 /**
