@@ -28,7 +28,8 @@ function rowsInMainFile(file: string): number {
 
 async function writeNotes(handle: DbHandle, count: number): Promise<void> {
   await sql`create table notes (id integer primary key, body text not null)`.execute(handle.db);
-  for (let i = 0; i < count; i++) await sql`insert into notes (body) values (${`note ${i}`})`.execute(handle.db);
+  for (let i = 0; i < count; i++)
+    await sql`insert into notes (body) values (${`note ${i}`})`.execute(handle.db);
 }
 
 async function eventually(read: () => number, expected: number, timeoutMs = 3_000): Promise<number> {
