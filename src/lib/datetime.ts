@@ -35,6 +35,33 @@ export function parseDateTime(input: string): number | null {
   return local - offsetMinutes * 60_000;
 }
 
+const DAY_MS = 86_400_000;
+const MAX_TIME_MS = 8.64e15;
+/** "YYYY-MM-DDT" by day number, for the days recently formatted (a response names few days). */
+const datePrefixes = new Map<number, string>();
+
+/**
+ * ISO 8601 in UTC with milliseconds, exactly as Date.prototype.toISOString writes it. Only the date part
+ * comes from toISOString, once per day seen: a booking's answer formats a handful of instants, and
+ * toISOString cost ~0.6 µs each.
+ */
 export function formatDateTime(ms: number): string {
-  return new Date(ms).toISOString();
+  // fractions, NaN and times beyond a Date's range: as toISOString has it (truncated, or a RangeError)
+  if (!Number.isInteger(ms) || Math.abs(ms) > MAX_TIME_MS) return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY_MS);
+  let prefix = datePrefixes.get(day);
+  if (prefix === undefined) {
+    const iso = new Date(ms).toISOString();
+    prefix = iso.slice(0, iso.indexOf('T') + 1);
+    if (datePrefixes.size >= 1024) datePrefixes.clear();
+    datePrefixes.set(day, prefix);
+  }
+  const inDay = ms - day * DAY_MS;
+  const hours = Math.floor(inDay / 3_600_000);
+  const minutes = Math.floor(inDay / 60_000) % 60;
+  const seconds = Math.floor(inDay / 1000) % 60;
+  const millis = inDay % 1000;
+  return `${prefix}${two(hours)}:${two(minutes)}:${two(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }
+
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
