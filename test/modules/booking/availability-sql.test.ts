@@ -91,8 +91,12 @@ async function availableIds(ids: number[], window: TimeWindow): Promise<number[]
 const expectedIds = (ids: number[], fixtures: Fixture[], window: TimeWindow) =>
   ids.filter((_, i) => evaluateAvailability(window, fixtures[i]).isAvailable);
 
+// A total order: two slots or bookings may share a window and differ only in their other fields.
 const sortByStart = <T extends TimeWindow>(bookings: T[]) =>
-  bookings.toSorted((a, b) => a.startsAt - b.startsAt || a.endsAt - b.endsAt);
+  bookings.toSorted(
+    (a, b) =>
+      a.startsAt - b.startsAt || a.endsAt - b.endsAt || JSON.stringify(a).localeCompare(JSON.stringify(b)),
+  );
 
 const w = (from: number, to: number): TimeWindow => ({
   startsAt: BASE + from * HOUR,
