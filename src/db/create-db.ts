@@ -154,7 +154,7 @@ parentPort.once('message', () => {
  * durability is unchanged (the same synchronous=NORMAL commits, the same fsyncs, elsewhere).
  *
  * The server's own commits still checkpoint if the thread falls 10,000 pages behind, and again at
- * SQLite's 1,000 if the thread fails. The thread's heap is capped (it holds one statement's worth).
+ * SQLite's 1,000 if the thread fails (its heap is capped: a thread that cannot start falls back so too).
  */
 function startCheckpointer(database: SQLite.Database, file: string): { stop(): Promise<void> } {
   database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
@@ -165,7 +165,7 @@ function startCheckpointer(database: SQLite.Database, file: string): { stop(): P
       intervalMs: CHECKPOINT_INTERVAL_MS,
       driver: createRequire(import.meta.url).resolve('better-sqlite3'),
     },
-    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
+    resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
   });
   let stopping = false;
   const fallBack = () => {
