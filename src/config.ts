@@ -21,6 +21,8 @@ export interface Config {
   corsOrigins: string[];
   trustProxy: boolean | string | number;
   migrateOnStart: boolean;
+  /** PostgreSQL: run the hot statements as named prepared statements (off behind PgBouncer < 1.21) */
+  pgPreparedStatements: boolean;
   /** after SIGTERM/SIGINT: how long to keep serving (readyz 503) before closing the listener */
   shutdownDrainMs: number;
   rateLimits: { login: RateLimit; refresh: RateLimit; register: RateLimit };
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     trustProxy: trustProxy(env),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
+    pgPreparedStatements: boolean(env, 'PG_PREPARED_STATEMENTS', true),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 500, 0, 60_000),
     rateLimits: {
       login: rateLimit(env, 'RATE_LIMIT_LOGIN', 10),

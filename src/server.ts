@@ -16,7 +16,10 @@ function loadConfigOrExit() {
 }
 
 const config = loadConfigOrExit();
-const handle = createDb(config.databaseUrl, { backgroundCheckpoints: true });
+const handle = createDb(config.databaseUrl, {
+  backgroundCheckpoints: true,
+  preparedStatements: config.pgPreparedStatements,
+});
 if (config.migrateOnStart) await migrateToLatest(handle.db);
 const app = await buildApp(config, { db: handle.db, poolStats: handle.poolStats });
 app.addHook('onClose', () => handle.close());

@@ -34,6 +34,12 @@ export interface CreateDbOptions {
   /** PostgreSQL only: a statement running longer is cancelled (default 30 s; the request then gets 503) */
   statementTimeoutMs?: number;
   /**
+   * PostgreSQL only (default true): run the hot statements marked by `prepareOnPostgres` as named
+   * prepared statements. Turn off behind a pooler that cannot keep them (PgBouncer before 1.21 in
+   * transaction mode).
+   */
+  preparedStatements?: boolean;
+  /**
    * SQLite file only: checkpoint the WAL from a thread of its own (see startCheckpointer) instead of in
    * the commit that fills it. For the server; tools and tests keep SQLite's inline checkpoints.
    */
@@ -103,6 +109,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     };
   }
   const pool = new pg.Pool({
+    Client: options.preparedStatements === false ? pg.Client : PreparingClient,
     connectionString: url,
     max: options.poolSize ?? 10,
     // A database that does not answer (a black-holed host, a pool exhausted by slow queries) must fail
@@ -117,6 +124,29 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { db, dialect: 'postgres', poolStats, close: () => db.destroy() };
+}
+
+/** The SQL of the statements run as named prepared statements on PostgreSQL, and their names. */
+const statementNames = new Map<string, string>();
+
+/**
+ * Marks a PostgreSQL statement (a hot query compiled once, see reusableQuery) to run as a named prepared
+ * statement: parsed and planned once per connection instead of at every execution, which is what
+ * node-postgres does with unnamed statements. A point lookup's round trip: ~210 µs unnamed, ~70 µs
+ * named, on this machine.
+ */
+export function prepareOnPostgres(sql: string): void {
+  if (!statementNames.has(sql)) statementNames.set(sql, `waterbook_${statementNames.size + 1}`);
+}
+
+/** node-postgres's client, sending the marked statements by name (Kysely calls `query(sql, values)`). */
+class PreparingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes them through
+  override query(...args: any[]): any {
+    const name = args.length === 2 && typeof args[0] === 'string' ? statementNames.get(args[0]) : undefined;
+    if (name) return super.query({ name, text: args[0], values: args[1] });
+    return (super.query as (...a: unknown[]) => unknown)(...args);
+  }
 }
 
 /** SQLite's own default: a commit that brings the WAL to this many pages checkpoints it. */

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import { dialectOf, directSqliteConnection } from './create-db.ts';
+import { dialectOf, directSqliteConnection, prepareOnPostgres } from './create-db.ts';
 import type { Db, Dialect } from './database.ts';
 
 type Arg = string | number | null;
@@ -23,6 +23,7 @@ export function reusableQuery<Args extends Record<string, Arg>, Row>(
 
   function prepare(db: Db, dialect: Dialect) {
     const query = build(db, standIns as Args).compile();
+    if (dialect === 'postgres') prepareOnPostgres(query.sql);
     const slots: [number, keyof Args][] = [];
     query.parameters.forEach((value, index) => {
       const name = argNames.find((n) => standIns[n] === value);

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       trustProxy: false,
       migrateOnStart: true,
+      pgPreparedStatements: true,
       rateLimits: { login: { max: 10 }, refresh: { max: 10 }, register: { max: 5 } },
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://a.example, https://b.example',
       TRUST_PROXY: '2',
       MIGRATE_ON_START: 'false',
+      PG_PREPARED_STATEMENTS: 'false',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -45,6 +47,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       trustProxy: 2,
       migrateOnStart: false,
+      pgPreparedStatements: false,
     });
   });
 
@@ -57,6 +60,7 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
     [{ CORS_ORIGINS: 'not a url' }, /^CORS_ORIGINS: /],
     [{ MIGRATE_ON_START: 'maybe' }, /^MIGRATE_ON_START: /],
+    [{ PG_PREPARED_STATEMENTS: 'sometimes' }, /^PG_PREPARED_STATEMENTS: /],
     [{ NODE_ENV: 'production' }, /^PAYMENT_WEBHOOK_SECRET: /],
   ])('names the bad variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
