@@ -48,12 +48,14 @@ export async function insertBooking(db: Db, values: BookingValues): Promise<numb
 type HistoryValues = Omit<BookingStatusHistoryTable, 'id'>;
 
 const insertHistoryQuery = reusableQuery(
-  (db, values: HistoryValues) => db.insertInto('booking_status_history').values(values),
+  (db, values: HistoryValues) => db.insertInto('booking_status_history').values(values).returning('id'),
   ['booking_id', 'from_status', 'to_status', 'note', 'actor_id', 'created_at'],
 );
 
-export async function insertHistory(db: Db, values: HistoryValues): Promise<void> {
-  await insertHistoryQuery(db, values);
+/** Writes one history entry and returns it as stored. */
+export async function insertHistory(db: Db, values: HistoryValues): Promise<HistoryRow> {
+  const [row] = await insertHistoryQuery(db, values);
+  return { id: row.id, ...values };
 }
 
 export interface BookingParties {

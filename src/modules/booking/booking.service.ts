@@ -191,9 +191,8 @@ export async function requestBooking(
   if (window.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
 
-  let id: number;
   try {
-    id = await inSharedTransaction(deps.db, async (trx) => {
+    return await inSharedTransaction(deps.db, async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
       if (!listing) throw listingNotFound(target);
       const participants = participantsFor(listing, input.participants_count);
@@ -222,7 +221,7 @@ export async function requestBooking(
         created_at: now,
         updated_at: now,
       });
-      await repo.insertHistory(trx, {
+      const history = await repo.insertHistory(trx, {
         booking_id: bookingId,
         from_status: null,
         to_status: 'requested',
@@ -230,13 +229,15 @@ export async function requestBooking(
         actor_id: caller.id,
         created_at: now,
       });
-      return bookingId;
+      // The booking as created: read in its own transaction, its history the one entry just written.
+      const row = await repo.findBookingView(trx, bookingId);
+      if (!row) throw bookingNotFound();
+      return toBooking(row, [history]);
     });
   } catch (error) {
     if (isExclusionViolation(error)) throw conflict();
     throw error;
   }
-  return bookingObject(deps.db, id);
 }
 
 // --- transitions ----------------------------------------------------------------------------------------------------
