@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/create-db.ts';
+import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { reusableQuery } from '../../../src/db/reusable-query.ts';
 import { usingPostgres } from '../../helpers/build-test-app.ts';
 
@@ -14,9 +17,15 @@ const categoryBySlug = reusableQuery(
 );
 
 async function preparedOnConnection(preparedStatements: boolean) {
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
   // one connection, so the statement and the catalog view of prepared statements share it
-  const handle = createDb(process.env.TEST_DATABASE_URL!, { poolSize: 1, preparedStatements });
+  const handle = createDb(url, { searchPath: schema, poolSize: 1, preparedStatements });
   try {
+    await migrateToLatest(handle.db, schema);
     const answers = [
       await categoryBySlug(handle.db, { slug: 'kayaks' }),
       await categoryBySlug(handle.db, { slug: 'jet-skis' }),
@@ -28,6 +37,8 @@ async function preparedOnConnection(preparedStatements: boolean) {
     return { answers, prepared: rows };
   } finally {
     await handle.close();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
   }
 }
 
