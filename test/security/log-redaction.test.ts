@@ -58,6 +58,8 @@ describe('log redaction', () => {
       },
       { 'gateway-signature': secrets.signature },
     );
+    // a route logged at warn (the metrics scrape) writes no access line
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
 
