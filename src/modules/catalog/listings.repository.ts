@@ -10,6 +10,7 @@ import {
 import { dialectOf } from '../../db/create-db.ts';
 import type { Database, Db, Dialect, ListingKind, ListingsTable } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
+import { readSharedPerTurn } from '../../db/turn-read.ts';
 import type { Page } from '../../http/pagination.ts';
 
 /** A condition over the listings table; used for the injected availability filter. */
@@ -222,8 +223,11 @@ const catalogVersionQuery = reusableQuery(
   [],
 );
 
-/** The catalog's version: bumped by triggers whenever listings, categories or vendor profiles change. */
-export async function catalogVersion(db: Db): Promise<number> {
+/**
+ * The catalog's version: bumped by triggers whenever listings, categories or vendor profiles change. The
+ * requests of one event-loop turn share one read.
+ */
+export const catalogVersion = readSharedPerTurn(async (db) => {
   const [row] = await catalogVersionQuery(db, {});
   return Number(row.version);
-}
+});

@@ -1,0 +1,27 @@
+import { isTransaction } from './create-db.ts';
+import type { Db } from './database.ts';
+
+/**
+ * One read shared by every caller of one event-loop turn. The first caller schedules the read for the end
+ * of the turn (setImmediate, after the turn's I/O callbacks); callers until it starts join it, later ones
+ * schedule the next. A caller is answered by a read that started after its call, so it sees every write
+ * that was acknowledged before it asked, exactly as with a read of its own. Inside a transaction the read
+ * is the caller's own.
+ */
+export function readSharedPerTurn<T>(read: (db: Db) => Promise<T>): (db: Db) => Promise<T> {
+  const scheduled = new WeakMap<Db, Promise<T>>();
+  return (db) => {
+    if (isTransaction(db)) return read(db);
+    let result = scheduled.get(db);
+    if (!result) {
+      result = new Promise<T>((resolve, reject) => {
+        setImmediate(() => {
+          scheduled.delete(db);
+          read(db).then(resolve, reject);
+        });
+      });
+      scheduled.set(db, result);
+    }
+    return result;
+  };
+}
