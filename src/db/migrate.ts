@@ -16,6 +16,7 @@ import * as windowIndexes from './migrations/2026112210-window-indexes.ts';
 import * as bookingDaily from './migrations/2026112211-booking-daily.ts';
 import * as clickListingIndex from './migrations/2026112212-click-listing-index.ts';
 import * as bookingSpans from './migrations/2026112213-booking-spans.ts';
+import * as bookingIndexTrim from './migrations/2026112214-booking-index-trim.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026112211-booking-daily': bookingDaily,
   '2026112212-click-listing-index': clickListingIndex,
   '2026112213-booking-spans': bookingSpans,
+  '2026112214-booking-index-trim': bookingIndexTrim,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */
