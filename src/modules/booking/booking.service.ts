@@ -204,35 +204,29 @@ export async function requestBooking(
         });
       const verdict = await evaluate(trx, listing.id, window);
       if (!verdict.isAvailable) throw conflict(verdict);
-      const bookingId = await repo.insertBooking(trx, {
-        listing_id: listing.id,
-        listing_kind: listing.kind,
-        vendor_id: listing.vendorId,
-        customer_id: caller.id,
-        status: 'requested',
-        starts_at: window.startsAt,
-        ends_at: window.endsAt,
-        participants_count: participants,
-        customer_notes: input.customer_notes ?? '',
-        vendor_notes: '',
-        total_price_cents: total,
-        currency: 'usd',
-        listing_click_id: clickId,
-        created_at: now,
-        updated_at: now,
-      });
-      const history = await repo.insertHistory(trx, {
-        booking_id: bookingId,
-        from_status: null,
-        to_status: 'requested',
-        note: '',
-        actor_id: caller.id,
-        created_at: now,
-      });
-      // The booking as created: read in its own transaction, its history the one entry just written.
-      const row = await repo.findBookingView(trx, bookingId);
-      if (!row) throw bookingNotFound();
-      return toBooking(row, [history]);
+      const { view, history } = await repo.insertBookingWithHistory(
+        trx,
+        {
+          listing_id: listing.id,
+          listing_kind: listing.kind,
+          vendor_id: listing.vendorId,
+          customer_id: caller.id,
+          status: 'requested',
+          starts_at: window.startsAt,
+          ends_at: window.endsAt,
+          participants_count: participants,
+          customer_notes: input.customer_notes ?? '',
+          vendor_notes: '',
+          total_price_cents: total,
+          currency: 'usd',
+          listing_click_id: clickId,
+          created_at: now,
+          updated_at: now,
+        },
+        { from_status: null, to_status: 'requested', note: '', actor_id: caller.id, created_at: now },
+      );
+      // The booking as created, read in its own transaction; its history is the one entry just written.
+      return toBooking(view, [history]);
     });
   } catch (error) {
     if (isExclusionViolation(error)) throw conflict();
