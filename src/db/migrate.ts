@@ -17,6 +17,7 @@ import * as bookingDaily from './migrations/2026112211-booking-daily.ts';
 import * as clickListingIndex from './migrations/2026112212-click-listing-index.ts';
 import * as bookingSpans from './migrations/2026112213-booking-spans.ts';
 import * as bookingIndexTrim from './migrations/2026112214-booking-index-trim.ts';
+import * as clickCampaignNameIndex from './migrations/2026112215-click-campaign-name-index.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026112212-click-listing-index': clickListingIndex,
   '2026112213-booking-spans': bookingSpans,
   '2026112214-booking-index-trim': bookingIndexTrim,
+  '2026112215-click-campaign-name-index': clickCampaignNameIndex,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as analyticsMigration from '../../../src/db/migrations/2026112203-marketing-analytics.ts';
 import * as bookingDailyMigration from '../../../src/db/migrations/2026112211-booking-daily.ts';
+import * as campaignNameIndexMigration from '../../../src/db/migrations/2026112215-click-campaign-name-index.ts';
 import { summaryParts } from '../../../src/modules/marketing/analytics.repository.ts';
 import {
   conversionRate,
@@ -322,6 +323,8 @@ describe.skipIf(usingPostgres)('SQLite daily rollup', () => {
   });
 
   it('is backfilled from the clicks that exist when the migration runs', async () => {
+    // later migrations first, as a rollback would undo them
+    await campaignNameIndexMigration.down(t.db);
     await analyticsMigration.down(t.db);
     const [kayak] = vendors[1].listings;
     for (const at of ['2025-03-01T10:00:00Z', '2025-03-01T23:59:59.999Z', '2025-03-02T00:00:00Z']) {
@@ -333,6 +336,7 @@ describe.skipIf(usingPostgres)('SQLite daily rollup', () => {
       });
     }
     await analyticsMigration.up(t.db);
+    await campaignNameIndexMigration.up(t.db);
     const state = await rollupAndRaw();
     expect(state.stored).toEqual(state.raw);
     expect(
