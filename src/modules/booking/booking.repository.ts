@@ -46,10 +46,20 @@ async function insertBooking(db: Db, values: BookingValues): Promise<number> {
 }
 
 type HistoryValues = Omit<BookingStatusHistoryTable, 'id'>;
+type NewHistoryValues = Omit<HistoryValues, 'booking_id'>;
+
+/** What a history entry records besides its booking. */
+const ENTRY_COLUMNS = [
+  'from_status',
+  'to_status',
+  'note',
+  'actor_id',
+  'created_at',
+] as const satisfies readonly (keyof NewHistoryValues)[];
 
 const insertHistoryQuery = reusableQuery(
   (db, values: HistoryValues) => db.insertInto('booking_status_history').values(values).returning('id'),
-  ['booking_id', 'from_status', 'to_status', 'note', 'actor_id', 'created_at'],
+  ['booking_id', ...ENTRY_COLUMNS],
 );
 
 /** Writes one history entry and returns it as stored. */
@@ -166,28 +176,15 @@ export async function findBookingView(db: Db, id: number): Promise<BookingViewRo
   return row;
 }
 
-type NewHistoryValues = Omit<HistoryValues, 'booking_id'>;
-
-// a type, not an interface: reusableQuery's arguments need an index signature
-type HistoryArgs = {
-  history_from_status: BookingStatus | null;
-  history_to_status: BookingStatus;
-  history_note: string;
-  history_actor_id: number | null;
-  history_created_at: number;
-};
-const HISTORY_ARG_NAMES = [
-  'history_from_status',
-  'history_to_status',
-  'history_note',
-  'history_actor_id',
-  'history_created_at',
-] as const satisfies readonly (keyof HistoryArgs)[];
+// An entry's values as arguments beside a booking's, prefixed: both have a created_at.
+type EntryColumn = (typeof ENTRY_COLUMNS)[number];
+type EntryArgs = { [C in EntryColumn as `history_${C}`]: NewHistoryValues[C] };
+const entryArg = <C extends EntryColumn>(column: C) => `history_${column}` as const;
 
 // PostgreSQL: the booking, its first history entry and its view in one statement. The CTE named after the
 // table shadows it in the rest of the statement, so the history insert and the view read the new row.
 const insertBookingWithHistoryQuery = reusableQuery(
-  (db, a: BookingValues & HistoryArgs) =>
+  (db, a: BookingValues & EntryArgs) =>
     db
       .with('bookings', (db) =>
         db
@@ -198,17 +195,13 @@ const insertBookingWithHistoryQuery = reusableQuery(
       .with('history', (db) =>
         db
           .insertInto('booking_status_history')
-          .columns(['booking_id', 'from_status', 'to_status', 'note', 'actor_id', 'created_at'])
+          .columns(['booking_id', ...ENTRY_COLUMNS])
           .expression((eb) =>
             eb
               .selectFrom('bookings')
               .select((eb) => [
                 'bookings.id',
-                eb.val(a.history_from_status).as('from_status'),
-                eb.val(a.history_to_status).as('to_status'),
-                eb.val(a.history_note).as('note'),
-                eb.val(a.history_actor_id).as('actor_id'),
-                eb.val(a.history_created_at).as('created_at'),
+                ...ENTRY_COLUMNS.map((column) => eb.val(a[entryArg(column)]).as(column)),
               ]),
           )
           .returning('id'),
@@ -217,7 +210,7 @@ const insertBookingWithHistoryQuery = reusableQuery(
       .select(VIEW_COLUMNS)
       .select((eb) => eb.selectFrom('history').select('history.id').as('history_id'))
       .$narrowType<{ listing_title: string; vendor_slug: string; history_id: number }>(),
-  [...BOOKING_COLUMNS, ...HISTORY_ARG_NAMES],
+  [...BOOKING_COLUMNS, ...ENTRY_COLUMNS.map(entryArg)],
 );
 
 /**
@@ -231,14 +224,8 @@ export async function insertBookingWithHistory(
   history: NewHistoryValues,
 ): Promise<{ view: BookingViewRow; history: HistoryRow }> {
   if (dialectOf(db) === 'postgres') {
-    const [{ history_id, ...view }] = await insertBookingWithHistoryQuery(db, {
-      ...values,
-      history_from_status: history.from_status,
-      history_to_status: history.to_status,
-      history_note: history.note,
-      history_actor_id: history.actor_id,
-      history_created_at: history.created_at,
-    });
+    const entry = Object.fromEntries(ENTRY_COLUMNS.map((c) => [entryArg(c), history[c]])) as EntryArgs;
+    const [{ history_id, ...view }] = await insertBookingWithHistoryQuery(db, { ...values, ...entry });
     return { view, history: { id: history_id, booking_id: view.id, ...history } };
   }
   const id = await insertBooking(db, values);
