@@ -1,6 +1,11 @@
-import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { dialectOf } from '../../db/create-db.ts';
+import {
+  type Compilable,
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { BookingStatus, Database, Db } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
@@ -30,7 +35,6 @@ const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt'] as const;
 const overlappingBookings = (db: Db, a: WindowArgs) =>
   db
     .selectFrom('bookings')
-    .select(['starts_at', 'ends_at', 'status'])
     .where('listing_id', '=', a.listingId)
     .where('ends_at', '>', a.startsAt)
     .where('ends_at', '<', overlappingEndBound(a.listingId, a.endsAt))
@@ -40,7 +44,6 @@ const overlappingBookings = (db: Db, a: WindowArgs) =>
 const overlappingSlots = (db: Db, a: WindowArgs) =>
   db
     .selectFrom('availability_slots')
-    .select(['starts_at', 'ends_at', 'is_available'])
     .where('listing_id', '=', a.listingId)
     .where('starts_at', '<', a.endsAt)
     .where('ends_at', '>', a.startsAt);
@@ -50,21 +53,39 @@ const anyAvailableSlot = (db: Db, a: { listingId: number }) =>
     .selectFrom('availability_slots')
     .select('id')
     .where('listing_id', '=', a.listingId)
-    .where(sql<SqlBool>`is_available = 1`)
-    .limit(sql.lit(1));
+    .where(sql<SqlBool>`is_available = 1`);
 
-const overlappingBookingsQuery = reusableQuery(overlappingBookings, WINDOW_ARGS);
-const overlappingSlotsQuery = reusableQuery(overlappingSlots, WINDOW_ARGS);
-const anyAvailableSlotQuery = reusableQuery(anyAvailableSlot, ['listingId']);
-
-// PostgreSQL: the same three queries as one statement, each a JSON array (or a flag) of the outer row.
+// The three facts as rows of one statement, told apart by `fact`: one round trip on PostgreSQL, one read
+// lock on SQLite (three separate lookups cost twice as much there, and its JSON functions more still).
+type FactRow = {
+  fact: 'booking' | 'slot' | 'any_available';
+  starts_at: number;
+  ends_at: number;
+  /** a booking's status, a slot's is_available ('1' or '0') */
+  detail: string;
+};
 const allFactsQuery = reusableQuery(
   (db, a: WindowArgs) =>
-    db.selectNoFrom((eb) => [
-      jsonArrayFrom(overlappingBookings(db, a)).as('bookings'),
-      jsonArrayFrom(overlappingSlots(db, a)).as('slots'),
-      eb.exists(anyAvailableSlot(db, a)).as('any_available'),
-    ]),
+    overlappingBookings(db, a)
+      .select([sql.lit('booking').as('fact'), 'starts_at', 'ends_at', sql<string>`status`.as('detail')])
+      .unionAll(
+        overlappingSlots(db, a).select([
+          sql.lit('slot').as('fact'),
+          'starts_at',
+          'ends_at',
+          sql<string>`cast(is_available as text)`.as('detail'),
+        ]),
+      )
+      .unionAll(
+        db
+          .selectNoFrom([
+            sql.lit('any_available').as('fact'),
+            sql.lit(0).as('starts_at'),
+            sql.lit(0).as('ends_at'),
+            sql.lit('').as('detail'),
+          ])
+          .where((eb) => eb.exists(anyAvailableSlot(db, a))),
+      ) as Compilable<FactRow>,
   WINDOW_ARGS,
 );
 
@@ -88,29 +109,21 @@ const toSlotFact = (r: { starts_at: number; ends_at: number; is_available: numbe
 
 /**
  * Everything availability.ts decides on for one listing and window: its overlapping active bookings, its
- * overlapping slots, and whether it has any available slot at all. On PostgreSQL in one statement (every
- * statement is a round trip to the server); on SQLite one query after another (each costs microseconds,
- * and SQLite's JSON aggregation costs more than the separate lookups), the last only when no overlapping
- * slot already answers it.
+ * overlapping slots, and whether it has any available slot at all.
  */
 export async function availabilityFacts(
   db: Db,
   listingId: number,
   window: TimeWindow,
 ): Promise<Required<AvailabilityFacts>> {
-  const args = windowArgs(listingId, window);
-  if (dialectOf(db) === 'postgres') {
-    const [row] = await allFactsQuery(db, args);
-    return {
-      bookings: row.bookings.map(toBookingFact),
-      slots: row.slots.map(toSlotFact),
-      hasAvailableSlots: Boolean(row.any_available),
-    };
+  const bookings: BookingFact[] = [];
+  const slots: SlotFact[] = [];
+  let hasAvailableSlots = false;
+  for (const row of await allFactsQuery(db, windowArgs(listingId, window))) {
+    if (row.fact === 'booking') bookings.push(toBookingFact({ ...row, status: row.detail as BookingStatus }));
+    else if (row.fact === 'slot') slots.push(toSlotFact({ ...row, is_available: Number(row.detail) }));
+    else hasAvailableSlots = true;
   }
-  const slots = (await overlappingSlotsQuery(db, args)).map(toSlotFact);
-  const bookings = (await overlappingBookingsQuery(db, args)).map(toBookingFact);
-  const hasAvailableSlots =
-    slots.some((s) => s.isAvailable) || (await anyAvailableSlotQuery(db, { listingId })).length > 0;
   return { bookings, slots, hasAvailableSlots };
 }
 
