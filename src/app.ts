@@ -53,6 +53,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     loggerInstance: logging.logger,
     logController: logging.logController,
+    childLoggerFactory: logging.childLoggerFactory,
     bodyLimit: BODY_LIMIT,
     // proxy-addr takes a hop count too, which Fastify's types leave out
     trustProxy: config.trustProxy as boolean | string,

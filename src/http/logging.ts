@@ -1,5 +1,13 @@
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import { type Logger, type LoggerOptions, pino } from 'pino';
+import {
+  type Bindings,
+  type ChildLoggerOptions,
+  type DestinationStream,
+  type LevelWithSilent,
+  type Logger,
+  type LoggerOptions,
+  pino,
+} from 'pino';
 
 /** Where credentials can appear in a log entry; they are written as `[redacted]`. */
 const REDACTED_PATHS = [
@@ -15,6 +23,12 @@ export interface Logging {
   /** the service's logger (Fastify's `loggerInstance`): every entry passes through the redaction */
   logger: FastifyBaseLogger;
   logController: LogController;
+  /** makes each request's `request.log` (see RequestLog) */
+  childLoggerFactory: (
+    parent: FastifyBaseLogger,
+    bindings: Bindings,
+    options: ChildLoggerOptions,
+  ) => FastifyBaseLogger;
 }
 
 /**
@@ -22,11 +36,88 @@ export interface Logging {
  * shape built here from fields that never hold a credential; pino's wildcard redaction tripled the cost
  * of that one line a request.
  */
-export function createLogging(level: LoggerOptions['level']): Logging {
-  const destination = pino.destination(1);
+export function createLogging(
+  level: LoggerOptions['level'],
+  destination: DestinationStream = pino.destination(1),
+): Logging {
   const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
   const access = pino({ level }, destination);
-  return { logger, logController: new AccessLog(access) };
+  return {
+    logger,
+    logController: new AccessLog(access),
+    // request.log's parent is the service's pino logger (loggerInstance)
+    childLoggerFactory: (parent, bindings, options) => new RequestLog(parent as Logger, bindings, options),
+  };
+}
+
+type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * A request's `request.log`: the service logger's child with the request id, made on its first entry.
+ * Most requests write none (the access line is written apart), and making a child of the redacting
+ * logger costs ~1 µs, this wrapper 0.02 µs. Entries below the request's level are dropped without
+ * making it.
+ */
+class RequestLog implements FastifyBaseLogger {
+  readonly #parent: Logger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+  #child: Logger | undefined;
+
+  constructor(parent: Logger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  get level(): LevelWithSilent | string {
+    return this.#child?.level ?? this.#options.level ?? this.#parent.level;
+  }
+
+  set level(level: LevelWithSilent | string) {
+    this.#logger().level = level;
+  }
+
+  #logger(): Logger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
+  }
+
+  #write(method: LogMethod, args: unknown[]): void {
+    const { values } = this.#parent.levels;
+    if (values[method] < values[this.level]) return;
+    (this.#logger()[method] as (...entry: unknown[]) => void)(...args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.#write('fatal', args);
+  }
+
+  error(...args: unknown[]): void {
+    this.#write('error', args);
+  }
+
+  warn(...args: unknown[]): void {
+    this.#write('warn', args);
+  }
+
+  info(...args: unknown[]): void {
+    this.#write('info', args);
+  }
+
+  debug(...args: unknown[]): void {
+    this.#write('debug', args);
+  }
+
+  trace(...args: unknown[]): void {
+    this.#write('trace', args);
+  }
+
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#logger().child(bindings, options);
+  }
 }
 
 /**
