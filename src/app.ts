@@ -20,7 +20,13 @@ import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
 import { bookingRoutes, listingBookableIn } from './modules/booking/index.ts';
-import { type CatalogDeps, catalogRoutes, DetailCache, ListCache } from './modules/catalog/index.ts';
+import {
+  type CatalogDeps,
+  catalogRoutes,
+  DetailCache,
+  ListCache,
+  type ListingRef,
+} from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
 
@@ -164,7 +170,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   await app.register(bookingRoutes, {
     prefix: '/api/v1/booking',
-    deps: { db, clock, findClick: findClickForAttribution },
+    deps: { db, clock, findClick: findClickForAttribution, listingCache: new DetailCache<ListingRef>() },
   });
   const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
   await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: { db, clock, gateway } });

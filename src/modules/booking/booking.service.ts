@@ -9,7 +9,13 @@ import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
-import { findVisibleListing, KINDS, type ListingRef } from '../catalog/index.ts';
+import {
+  type DetailCache,
+  findVisibleListing,
+  findVisibleListingRef,
+  KINDS,
+  type ListingRef,
+} from '../catalog/index.ts';
 import { isValidAttribution } from './attribution.ts';
 import { availabilityFacts } from './availability.repository.ts';
 import { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
@@ -37,6 +43,8 @@ export interface BookingDeps {
   db: Kysely<Database>;
   clock: Clock;
   findClick: FindClick;
+  /** visible listings by kind and id for availability checks, valid while the catalog version is unchanged */
+  listingCache?: DetailCache<ListingRef>;
 }
 
 // --- the API object, mapped from rows in one place ---------------------------------------------------------
@@ -119,7 +127,7 @@ export interface AvailabilityQuery extends ListingIdInput {
 export async function checkAvailability(deps: BookingDeps, query: AvailabilityQuery) {
   const target = listingTarget(query);
   const window = parseWindow(query.starts_at, query.ends_at);
-  const listing = await findVisibleListing(deps.db, target.kind, target.id);
+  const listing = await findVisibleListingRef(deps, target.kind, target.id);
   if (!listing) throw listingNotFound(target);
   const verdict = await evaluate(deps.db, listing.id, window);
   return {

@@ -14,5 +14,6 @@ export {
   type CatalogDeps,
   type DetailViewClick,
   findPublicListing,
+  findVisibleListingRef,
   type RecordClick,
 } from './listings.service.ts';

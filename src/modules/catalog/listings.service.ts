@@ -11,6 +11,7 @@ import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 import type { DetailCache, ListCache } from './list-cache.ts';
+import { findVisibleListing, type ListingRef } from './listing-lookup.repository.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
 
@@ -235,27 +236,50 @@ export interface VisibleListing {
 }
 
 /**
- * The visible listing of a public id, from the detail cache while the catalog version is unchanged (one
- * version read), otherwise read and mapped afresh.
+ * `read()`'s value for `key`, from `cache` while the catalog version is unchanged (one version read, see
+ * VersionedCache); read afresh, and kept when found, otherwise. Without a cache, just `read()`.
  */
-async function visibleListing(
+async function throughCache<V extends object>(
+  db: Db,
+  cache: DetailCache<V> | undefined,
+  key: string,
+  read: () => Promise<V | undefined>,
+): Promise<V | undefined> {
+  if (!cache) return read();
+  const version = await repo.catalogVersion(db);
+  const cached = cache.get(key, version);
+  if (cached) return cached;
+  const found = await read();
+  if (found) cache.set(key, version, found);
+  return found;
+}
+
+/** The visible listing of a public id, its identity and its API object (through the detail cache). */
+function visibleListing(
   deps: Pick<CatalogDeps, 'db' | 'detailCache'>,
   kind: KindDescriptor,
   publicId: string,
 ): Promise<VisibleListing | undefined> {
-  const cache = deps.detailCache;
-  const version = cache ? await repo.catalogVersion(deps.db) : 0;
-  const key = `${kind.kind}/${publicId}`;
-  const cached = cache?.get(key, version);
-  if (cached) return cached;
-  const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
-  if (!row) return undefined;
-  const found = {
-    ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
-    listing: toListing(kind, row),
-  };
-  cache?.set(key, version, found);
-  return found;
+  return throughCache(deps.db, deps.detailCache, `${kind.kind}/${publicId}`, async () => {
+    const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
+    return (
+      row && { ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id }, listing: toListing(kind, row) }
+    );
+  });
+}
+
+/**
+ * A publicly visible listing by kind and id as other modules know it, through `listingCache` when one is
+ * given (availability checks, which do not lock the listing as a booking request does).
+ */
+export function findVisibleListingRef(
+  deps: { db: Db; listingCache?: DetailCache<ListingRef> },
+  kind: ListingKind,
+  id: number,
+): Promise<ListingRef | undefined> {
+  return throughCache(deps.db, deps.listingCache, `${kind}/${id}`, () =>
+    findVisibleListing(deps.db, kind, id),
+  );
 }
 
 /** A publicly visible listing's identity by public id (explicit click tracks look listings up so). */

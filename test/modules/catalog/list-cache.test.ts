@@ -292,6 +292,46 @@ describe('public detail cache across server instances', () => {
     expect((await trackOnSecond('after')).statusCode).toBe(201);
   });
 
+  it('answers availability checks for a listing deactivated elsewhere with 404 at once', async () => {
+    const start = t.clock.now().getTime() + 2 * 86_400_000;
+    const available = async (expectedStatus: number) => {
+      const res = await second.app.inject({
+        method: 'GET',
+        url: '/api/v1/booking/availability/',
+        query: {
+          equipment_item_id: String(item.id),
+          starts_at: new Date(start).toISOString(),
+          ends_at: new Date(start + 3_600_000).toISOString(),
+        },
+      });
+      expect(res.statusCode).toBe(expectedStatus);
+      return res.json() as { is_available?: boolean; code?: string };
+    };
+    expect((await available(200)).is_available).toBe(true);
+    await patch(`/api/v1/equipment/vendor/items/${item.id}/`, { is_active: false });
+    expect((await available(404)).code).toBe('not_found');
+    await patch(`/api/v1/equipment/vendor/items/${item.id}/`, { is_active: true });
+    expect((await available(200)).is_available).toBe(true);
+
+    // the lookup is cached: archived by hand without moving the version, the listing is still found ...
+    const { version } = await t.db
+      .selectFrom('cache_versions')
+      .select('version')
+      .where('name', '=', 'catalog')
+      .executeTakeFirstOrThrow();
+    await t.db.updateTable('listings').set({ archived_at: start }).where('id', '=', item.id).execute();
+    await t.db.updateTable('cache_versions').set({ version }).where('name', '=', 'catalog').execute();
+    expect((await available(200)).is_available).toBe(true);
+    // ... until the version moves, as every real write moves it
+    await t.db
+      .updateTable('cache_versions')
+      .set({ version: version + 1 })
+      .where('name', '=', 'catalog')
+      .execute();
+    expect((await available(404)).code).toBe('not_found');
+    await t.db.updateTable('listings').set({ archived_at: null }).where('id', '=', item.id).execute();
+  });
+
   it('serves a cached listing while the catalog version stands still', async () => {
     const before = await viewOnSecond();
     const { version } = await t.db
