@@ -10,7 +10,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Config } from './config.ts';
 import type { PoolStats } from './db/create-db.ts';
 import type { Database } from './db/database.ts';
-import { registerAuth } from './http/auth.ts';
+import { type AuthUser, registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { createLogging } from './http/logging.ts';
@@ -18,15 +18,10 @@ import { registerRouteConventions } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { DetailCache } from './lib/versioned-cache.ts';
 import { type AccountsDeps, accountsRoutes, authenticate, loadSigningKey } from './modules/accounts/index.ts';
 import { bookingRoutes, listingBookableIn } from './modules/booking/index.ts';
-import {
-  type CatalogDeps,
-  catalogRoutes,
-  DetailCache,
-  ListCache,
-  type ListingRef,
-} from './modules/catalog/index.ts';
+import { type CatalogDeps, catalogRoutes, ListCache, type ListingRef } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
 
@@ -144,7 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     accessTtl: config.accessTokenTtl,
     refreshTtl: config.refreshTokenTtl,
   };
-  const accountsDeps: AccountsDeps = { db, clock, keys };
+  const accountsDeps: AccountsDeps = { db, clock, keys, userCache: new DetailCache<AuthUser>() };
   registerAuth(app, (token) => authenticate(accountsDeps, token));
 
   app.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));

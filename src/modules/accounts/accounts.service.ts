@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { cacheVersion } from '../../db/cache-versions.ts';
 import { inTransaction } from '../../db/create-db.ts';
 import type { Database, Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -6,6 +7,7 @@ import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
+import { type DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 import * as repo from './accounts.repository.ts';
 import { hashForTimingEqualisation, hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
@@ -15,6 +17,8 @@ export interface AccountsDeps {
   db: Kysely<Database>;
   clock: Clock;
   keys: TokenKeys;
+  /** the users behind access tokens by id, valid while the accounts version is unchanged */
+  userCache?: DetailCache<AuthUser>;
 }
 
 export const PROFILE_FIELDS = [
@@ -228,18 +232,32 @@ export async function refresh(deps: AccountsDeps, token: string): Promise<TokenP
   return outcome;
 }
 
-/** Resolves an access token to its user (the auth plugin's `authenticate`). */
+/**
+ * Resolves an access token to its user (the auth plugin's `authenticate`). The user is read once per
+ * accounts version (see cacheVersion) when there is a user cache: a user changed or removed by any process
+ * is seen by the next request.
+ */
 export async function authenticate(deps: AccountsDeps, token: string): Promise<AuthUser> {
   const { userId } = await verifyToken(deps.keys, token, 'access', deps.clock.now().getTime());
-  const row = await repo.findAuthUser(deps.db, userId);
-  if (!row) throw new AppError('token_not_valid', 'User not found.');
-  return {
-    id: row.id,
-    email: row.email,
-    isVendor: row.is_vendor === 1,
-    isStaff: row.is_staff === 1,
-    vendorId: row.vendor_id ?? null,
-  };
+  const user = await throughCache(
+    deps.userCache,
+    () => cacheVersion(deps.db, 'accounts'),
+    String(userId),
+    async () => {
+      const row = await repo.findAuthUser(deps.db, userId);
+      return (
+        row && {
+          id: row.id,
+          email: row.email,
+          isVendor: row.is_vendor === 1,
+          isStaff: row.is_staff === 1,
+          vendorId: row.vendor_id ?? null,
+        }
+      );
+    },
+  );
+  if (!user) throw new AppError('token_not_valid', 'User not found.');
+  return user;
 }
 
 // --- current user and vendor profile ---------------------------------------------------------------------

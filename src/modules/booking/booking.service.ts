@@ -9,13 +9,8 @@ import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
-import {
-  type DetailCache,
-  findVisibleListing,
-  findVisibleListingRef,
-  KINDS,
-  type ListingRef,
-} from '../catalog/index.ts';
+import type { DetailCache } from '../../lib/versioned-cache.ts';
+import { findVisibleListing, findVisibleListingRef, KINDS, type ListingRef } from '../catalog/index.ts';
 import { isValidAttribution } from './attribution.ts';
 import { availabilityFacts } from './availability.repository.ts';
 import { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';

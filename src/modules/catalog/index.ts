@@ -1,7 +1,7 @@
 // The catalog module's interface for the rest of the service.
 export { catalogRoutes } from './catalog.routes.ts';
 export { ADVENTURE, EQUIPMENT, KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
-export { DetailCache, ListCache } from './list-cache.ts';
+export { ListCache } from './list-cache.ts';
 export {
   findListingById,
   findVisibleListing,

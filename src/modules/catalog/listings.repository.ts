@@ -7,10 +7,10 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
+import { cacheVersion } from '../../db/cache-versions.ts';
 import { dialectOf } from '../../db/create-db.ts';
 import type { Database, Db, Dialect, ListingKind, ListingsTable } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
-import { readSharedPerTurn } from '../../db/turn-read.ts';
 import type { Page } from '../../http/pagination.ts';
 
 /** A condition over the listings table; used for the injected availability filter. */
@@ -218,16 +218,8 @@ export async function updateListing(
   return Number(result.numUpdatedRows) === 1;
 }
 
-const catalogVersionQuery = reusableQuery(
-  (db) => db.selectFrom('cache_versions').select('version').where('name', '=', 'catalog'),
-  [],
-);
-
 /**
- * The catalog's version: bumped by triggers whenever listings, categories or vendor profiles change. The
- * requests of one event-loop turn share one read.
+ * The catalog's version: bumped by triggers whenever listings, categories or vendor profiles change (read
+ * once per event-loop turn, see cacheVersion).
  */
-export const catalogVersion = readSharedPerTurn(async (db) => {
-  const [row] = await catalogVersionQuery(db, {});
-  return Number(row.version);
-});
+export const catalogVersion = (db: Db): Promise<number> => cacheVersion(db, 'catalog');

@@ -7,10 +7,11 @@ import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
+import { type DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
-import type { DetailCache, ListCache } from './list-cache.ts';
+import type { ListCache } from './list-cache.ts';
 import { findVisibleListing, type ListingRef } from './listing-lookup.repository.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
@@ -235,37 +236,23 @@ export interface VisibleListing {
   listing: Listing;
 }
 
-/**
- * `read()`'s value for `key`, from `cache` while the catalog version is unchanged (one version read, see
- * VersionedCache); read afresh, and kept when found, otherwise. Without a cache, just `read()`.
- */
-async function throughCache<V extends object>(
-  db: Db,
-  cache: DetailCache<V> | undefined,
-  key: string,
-  read: () => Promise<V | undefined>,
-): Promise<V | undefined> {
-  if (!cache) return read();
-  const version = await repo.catalogVersion(db);
-  const cached = cache.get(key, version);
-  if (cached) return cached;
-  const found = await read();
-  if (found) cache.set(key, version, found);
-  return found;
-}
-
 /** The visible listing of a public id, its identity and its API object (through the detail cache). */
 function visibleListing(
   deps: Pick<CatalogDeps, 'db' | 'detailCache'>,
   kind: KindDescriptor,
   publicId: string,
 ): Promise<VisibleListing | undefined> {
-  return throughCache(deps.db, deps.detailCache, `${kind.kind}/${publicId}`, async () => {
-    const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
-    return (
-      row && { ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id }, listing: toListing(kind, row) }
-    );
-  });
+  return throughCache(
+    deps.detailCache,
+    () => repo.catalogVersion(deps.db),
+    `${kind.kind}/${publicId}`,
+    async () => {
+      const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
+      return (
+        row && { ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id }, listing: toListing(kind, row) }
+      );
+    },
+  );
 }
 
 /**
@@ -277,8 +264,11 @@ export function findVisibleListingRef(
   kind: ListingKind,
   id: number,
 ): Promise<ListingRef | undefined> {
-  return throughCache(deps.db, deps.listingCache, `${kind}/${id}`, () =>
-    findVisibleListing(deps.db, kind, id),
+  return throughCache(
+    deps.listingCache,
+    () => repo.catalogVersion(deps.db),
+    `${kind}/${id}`,
+    () => findVisibleListing(deps.db, kind, id),
   );
 }
 
