@@ -9,9 +9,20 @@ import { readSharedPerTurn } from './turn-read.ts';
  * - `catalog`: listings, categories and vendor profiles (the public list, detail and listing caches);
  * - `accounts`: users and vendor profiles (the users behind access tokens).
  */
-export type CacheVersionName = 'catalog' | 'accounts';
+const NAMES = ['catalog', 'accounts'] as const;
+export type CacheVersionName = (typeof NAMES)[number];
 
-const versionsQuery = reusableQuery((db) => db.selectFrom('cache_versions').select(['name', 'version']), []);
+// By primary key, never by scanning the table: on PostgreSQL every bump leaves a dead row version behind
+// until vacuum, and right after a bulk write (40,000 listings seeded) a scan of the table took 2.5 ms
+// where the key lookup takes 0.02.
+const versionsQuery = reusableQuery(
+  (db) =>
+    db
+      .selectFrom('cache_versions')
+      .select(['name', 'version'])
+      .where('name', 'in', [...NAMES]),
+  [],
+);
 
 // All counters in one read, shared by the requests of one event-loop turn (see readSharedPerTurn).
 const readVersions = readSharedPerTurn(
