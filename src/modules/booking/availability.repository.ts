@@ -95,18 +95,6 @@ const windowArgs = (listingId: number, window: TimeWindow): WindowArgs => ({
   endsAt: window.endsAt,
 });
 
-const toBookingFact = (r: { starts_at: number; ends_at: number; status: BookingStatus }): BookingFact => ({
-  startsAt: r.starts_at,
-  endsAt: r.ends_at,
-  status: r.status,
-});
-
-const toSlotFact = (r: { starts_at: number; ends_at: number; is_available: number }): SlotFact => ({
-  startsAt: r.starts_at,
-  endsAt: r.ends_at,
-  isAvailable: r.is_available === 1,
-});
-
 /**
  * Everything availability.ts decides on for one listing and window: its overlapping active bookings, its
  * overlapping slots, and whether it has any available slot at all.
@@ -120,8 +108,9 @@ export async function availabilityFacts(
   const slots: SlotFact[] = [];
   let hasAvailableSlots = false;
   for (const row of await allFactsQuery(db, windowArgs(listingId, window))) {
-    if (row.fact === 'booking') bookings.push(toBookingFact({ ...row, status: row.detail as BookingStatus }));
-    else if (row.fact === 'slot') slots.push(toSlotFact({ ...row, is_available: Number(row.detail) }));
+    const { starts_at: startsAt, ends_at: endsAt, detail } = row;
+    if (row.fact === 'booking') bookings.push({ startsAt, endsAt, status: detail as BookingStatus });
+    else if (row.fact === 'slot') slots.push({ startsAt, endsAt, isAvailable: Number(detail) === 1 });
     else hasAvailableSlots = true;
   }
   return { bookings, slots, hasAvailableSlots };
