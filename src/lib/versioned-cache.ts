@@ -64,12 +64,12 @@ function deepFreeze<T>(value: T): T {
  * afresh, and kept when found, otherwise. Without a cache, just `read()`. A value read after its version
  * may be newer than its tag, never older: at worst the next lookup reads again.
  */
-export async function throughCache<V extends object>(
-  cache: DetailCache<V> | undefined,
+export async function throughCache<V extends object, R extends V | undefined>(
+  cache: VersionedCache<V> | undefined,
   version: () => Promise<number>,
   key: string,
-  read: () => Promise<V | undefined>,
-): Promise<V | undefined> {
+  read: () => Promise<R>,
+): Promise<R | V> {
   if (!cache) return read();
   const current = await version();
   const cached = cache.get(key, current);

@@ -212,16 +212,11 @@ export async function listPublicListings(
 ): Promise<Buffer> {
   const filter = publicFilter(deps, kind, query);
   const order = orderOf(query.ordering);
+  const render = async () => rendering.render(await pageOfListings(deps.db, kind, filter, order, page));
   // Pages filtered by availability depend on bookings and slots, which the catalog version does not
   // follow: they are always read fresh.
-  if (!deps.listCache || !filter || filter.extra)
-    return rendering.render(await pageOfListings(deps.db, kind, filter, order, page));
-  const version = await repo.catalogVersion(deps.db);
-  const cached = deps.listCache.get(rendering.key, version);
-  if (cached !== undefined) return cached;
-  const body = rendering.render(await pageOfListings(deps.db, kind, filter, order, page));
-  deps.listCache.set(rendering.key, version, body);
-  return body;
+  if (!filter || filter.extra) return render();
+  return throughCache(deps.listCache, () => repo.catalogVersion(deps.db), rendering.key, render);
 }
 
 export interface Visit {
