@@ -19,6 +19,7 @@ import * as bookingSpans from './migrations/2026112213-booking-spans.ts';
 import * as bookingIndexTrim from './migrations/2026112214-booking-index-trim.ts';
 import * as clickCampaignNameIndex from './migrations/2026112215-click-campaign-name-index.ts';
 import * as accountsVersion from './migrations/2026112216-accounts-version.ts';
+import * as postgresSummaryRollups from './migrations/2026112217-postgres-summary-rollups.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026112214-booking-index-trim': bookingIndexTrim,
   '2026112215-click-campaign-name-index': clickCampaignNameIndex,
   '2026112216-accounts-version': accountsVersion,
+  '2026112217-postgres-summary-rollups': postgresSummaryRollups,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -10,6 +10,7 @@ const DAY_MS = 86_400_000;
 // (35,000 bookings: about 15 ms per query, twice per summary); the rollup is a few hundred rows.
 // traffic_type is '' for a booking without an attributed click; utm_source and utm_medium are kept only
 // for rows with a campaign, as in the click rollup.
+// PostgreSQL has had its own booking_daily since migration 2026112217, sharded per connection.
 //
 // Kept exact by triggers in the same transaction as every write of a booking, whoever writes it. Each
 // trigger applies its own event as a delta (+1 for the new row's bucket, -1 for the old one's) with an

@@ -86,9 +86,8 @@ const DAY_MS = 86_400_000;
 
 export interface SummaryOptions {
   /**
-   * SQLite: read whole UTC days from the listing_click_daily and booking_daily rollups (default). False
-   * reads raw clicks and bookings only, as PostgreSQL always does; tests compare both to prove the
-   * rollups exact.
+   * Read whole UTC days from the listing_click_daily and booking_daily rollups (default). False reads raw
+   * clicks and bookings only; tests compare both to prove the rollups exact.
    */
   rollup?: boolean;
   /** the server's now: no click is later, so a part of a day after it holds none */
@@ -103,10 +102,10 @@ export type SummaryPart = { table: 'daily' | 'raw'; from: number; to: number; si
 const DEFAULT_EDGE_PROBE = 2_000;
 
 /**
- * Where the clicks and bookings of [from, to) are counted: on PostgreSQL (or without rollup) the raw rows
- * of the whole range; on SQLite the rollups for whole UTC days and raw rows for the partial days at the
- * edges. A partial edge day is read either directly or as its whole rollup day minus the rest of the day
- * (the complement), whichever holds fewer clicks; both are exact. A range ending after now (the usual
+ * Where the clicks and bookings of [from, to) are counted: the rollups for whole UTC days and raw rows for
+ * the partial days at the edges (without rollup: the raw rows of the whole range). A partial edge day is
+ * read either directly or as its whole rollup day minus the rest of the day (the complement), whichever
+ * holds fewer clicks; both are exact. A range ending after now (the usual
  * `to` = now) takes the complement without looking: it lies in the future and holds no rows. Computed
  * once per summary, inside its snapshot.
  */
@@ -116,7 +115,7 @@ export async function summaryParts(
   options: SummaryOptions,
 ): Promise<SummaryPart[]> {
   const { vendorId, from, to } = range;
-  if (dialectOf(db) === 'postgres' || options.rollup === false) return [{ table: 'raw', from, to, sign: 1 }];
+  if (options.rollup === false) return [{ table: 'raw', from, to, sign: 1 }];
   let firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
   let endDay = Math.floor(to / DAY_MS) * DAY_MS;
   if (firstDay > endDay) return [{ table: 'raw', from, to, sign: 1 }]; // inside one day
@@ -209,7 +208,7 @@ function campaignCounts(vendorId: number, parts: readonly SummaryPart[]) {
 /**
  * Relation (traffic_type, utm_source, utm_medium, utm_campaign, bookings) over the vendor's bookings created
  * in range, by their click's classification: traffic_type '' for a booking without an attributed click.
- * On SQLite whole days come from the booking_daily rollup, as clicks come from theirs.
+ * Whole days come from the booking_daily rollup, as clicks come from theirs.
  */
 function bookingCounts(vendorId: number, parts: readonly SummaryPart[]) {
   return overParts(

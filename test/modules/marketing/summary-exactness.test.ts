@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as analyticsMigration from '../../../src/db/migrations/2026112203-marketing-analytics.ts';
 import * as bookingDailyMigration from '../../../src/db/migrations/2026112211-booking-daily.ts';
 import * as campaignNameIndexMigration from '../../../src/db/migrations/2026112215-click-campaign-name-index.ts';
+import * as postgresRollupsMigration from '../../../src/db/migrations/2026112217-postgres-summary-rollups.ts';
 import { summaryParts } from '../../../src/modules/marketing/analytics.repository.ts';
 import {
   conversionRate,
@@ -21,7 +22,7 @@ import {
 } from '../../helpers/marketing-factories.ts';
 
 // The summary against an independent model written in plain JavaScript, on random clicks, bookings and
-// ranges; and, on SQLite, the daily rollup against the raw clicks it summarises.
+// ranges; and the daily rollups against the raw clicks and bookings they summarise.
 
 const DAY = 86_400_000;
 let t: TestApp;
@@ -231,7 +232,26 @@ describe('summary exactness', () => {
   });
 });
 
-// --- SQLite's daily rollup -------------------------------------------------------------------------------
+// --- the daily rollups ---------------------------------------------------------------------------------
+
+/**
+ * The migrations that create a rollup (SQLite: the click rollup's with the one after it, or the booking
+ * rollup's; PostgreSQL: one for both), undone and redone around `write` as a rollback and a new deploy
+ * would: the rollup is then backfilled from the rows that exist. PostgreSQL's locks its tables, which
+ * only a transaction can.
+ */
+async function migrateAround(
+  sqliteMigrations: { up: typeof postgresRollupsMigration.up; down: typeof postgresRollupsMigration.down }[],
+  write: () => Promise<void>,
+) {
+  const migrations = usingPostgres ? [postgresRollupsMigration] : sqliteMigrations;
+  for (const m of migrations) await m.down(t.db);
+  await write();
+  for (const m of migrations.toReversed()) {
+    if (usingPostgres) await t.db.transaction().execute((trx) => m.up(trx));
+    else await m.up(t.db);
+  }
+}
 
 type RollupRow = {
   vendor_id: number;
@@ -243,12 +263,16 @@ type RollupRow = {
   clicks: number;
 };
 
-/** The rollup as stored (empty rows dropped) and as recomputed from listing_clicks. */
+/**
+ * The rollup as stored (summed over PostgreSQL's shards, empty rows dropped) and as recomputed from
+ * listing_clicks.
+ */
 async function rollupAndRaw() {
   const stored = await sql<RollupRow>`
-    select vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium, clicks
-    from listing_click_daily where clicks <> 0
-    order by vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium`.execute(t.db);
+    select vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium, sum(clicks) as clicks
+    from listing_click_daily
+    group by 1, 2, 3, 4, 5, 6 having sum(clicks) <> 0
+    order by 1, 2, 3, 4, 5, 6`.execute(t.db);
   const raw = await sql<RollupRow>`
     select vendor_id, created_at - ((created_at % ${DAY}) + ${DAY}) % ${DAY} as day, traffic_type, utm_campaign,
            case when utm_campaign <> '' then utm_source else '' end as utm_source,
@@ -260,7 +284,7 @@ async function rollupAndRaw() {
   return { stored: stored.rows, raw: raw.rows };
 }
 
-describe.skipIf(usingPostgres)('SQLite daily rollup', () => {
+describe('daily click rollup', () => {
   it('follows inserts from any writer, deletes and updates of clicks exactly', async () => {
     const [kayak, tour] = vendors[0].listings;
     const base = Date.UTC(2025, 5, 1);
@@ -322,21 +346,64 @@ describe.skipIf(usingPostgres)('SQLite daily rollup', () => {
     expect(after).toEqual(await summariseVendorClicks(deps(), vendors[0].id, query, { rollup: false }));
   });
 
-  it('is backfilled from the clicks that exist when the migration runs', async () => {
-    // later migrations first, as a rollback would undo them
-    await campaignNameIndexMigration.down(t.db);
-    await analyticsMigration.down(t.db);
+  it('counts clicks written at once over many connections exactly', async () => {
     const [kayak] = vendors[1].listings;
-    for (const at of ['2025-03-01T10:00:00Z', '2025-03-01T23:59:59.999Z', '2025-03-02T00:00:00Z']) {
-      t.clock.set(at);
-      await recordListingClick(t.db, t.clock, {
-        listing: kayak,
-        source: 'track',
-        params: { utm_source: 'google', utm_campaign: 'backfill' },
-      });
+    const day = Date.UTC(2025, 10, 3);
+    t.clock.set(new Date(day + 9 * 3_600_000));
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, async (_, n) => {
+        const res = await fetch(`${base}/api/v1/marketing/track/click/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            listing_type: 'equipment',
+            public_id: kayak.publicId,
+            ...(n % 4 === 0 ? { utm_source: 'google', utm_campaign: 'rush' } : {}),
+          }),
+        });
+        return res.status;
+      }),
+    );
+    expect(statuses).toEqual(Array(40).fill(201));
+    const state = await rollupAndRaw();
+    expect(state.stored).toEqual(state.raw);
+    const counted = state.stored
+      .filter((r) => r.vendor_id === vendors[1].id && r.day === day)
+      .map((r) => [r.traffic_type, r.utm_campaign, r.clicks]);
+    expect(counted).toEqual([
+      ['marketing', 'rush', 10],
+      ['organic', '', 30],
+    ]);
+    const summary = await summariseVendorClicks(deps(), vendors[1].id, {
+      from: new Date(day - DAY).toISOString(),
+      to: new Date(day + 2 * DAY).toISOString(),
+    });
+    expect(summary.clicks).toEqual({ organic: 30, marketing: 10, total: 40 });
+    if (usingPostgres) {
+      // PostgreSQL: the connections wrote to rollup rows of their own (one per shard), not all to one
+      const { rows } = await sql<{ shards: number }>`
+        select count(distinct shard) as shards from listing_click_daily
+        where vendor_id = ${vendors[1].id} and day = ${day}`.execute(t.db);
+      expect(Number(rows[0].shards)).toBeGreaterThan(1);
     }
-    await analyticsMigration.up(t.db);
-    await campaignNameIndexMigration.up(t.db);
+  });
+
+  it('is backfilled from the clicks that exist when the migration runs', async () => {
+    const [kayak] = vendors[1].listings;
+    // later migrations first, as a rollback would undo them
+    await migrateAround([campaignNameIndexMigration, analyticsMigration], async () => {
+      for (const at of ['2025-03-01T10:00:00Z', '2025-03-01T23:59:59.999Z', '2025-03-02T00:00:00Z']) {
+        t.clock.set(at);
+        await recordListingClick(t.db, t.clock, {
+          listing: kayak,
+          source: 'track',
+          params: { utm_source: 'google', utm_campaign: 'backfill' },
+        });
+      }
+    });
     const state = await rollupAndRaw();
     expect(state.stored).toEqual(state.raw);
     expect(
@@ -352,12 +419,13 @@ describe.skipIf(usingPostgres)('SQLite daily rollup', () => {
 
 type BookingRollupRow = Omit<RollupRow, 'clicks'> & { bookings: number };
 
-/** The booking rollup as stored (empty rows dropped) and as recomputed from bookings. */
+/** The booking rollup as stored (summed over shards, empty rows dropped) and as recomputed from bookings. */
 async function bookingRollupAndRaw() {
   const stored = await sql<BookingRollupRow>`
-    select vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium, bookings
-    from booking_daily where bookings <> 0
-    order by vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium`.execute(t.db);
+    select vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium, sum(bookings) as bookings
+    from booking_daily
+    group by 1, 2, 3, 4, 5, 6 having sum(bookings) <> 0
+    order by 1, 2, 3, 4, 5, 6`.execute(t.db);
   const raw = await sql<BookingRollupRow>`
     select vendor_id, created_at - ((created_at % ${DAY}) + ${DAY}) % ${DAY} as day,
            coalesce(click_traffic_type, '') as traffic_type, click_utm_campaign as utm_campaign,
@@ -370,7 +438,7 @@ async function bookingRollupAndRaw() {
   return { stored: stored.rows, raw: raw.rows };
 }
 
-describe.skipIf(usingPostgres)('SQLite daily booking rollup', () => {
+describe('daily booking rollup', () => {
   it('follows bookings inserted with and without a click, re-attributed, moved and deleted', async () => {
     const [kayak] = vendors[0].listings;
     const base = Date.UTC(2025, 7, 1);
@@ -427,12 +495,27 @@ describe.skipIf(usingPostgres)('SQLite daily booking rollup', () => {
     expect(after.campaigns.map((r) => [r.utm_campaign, r.clicks, r.bookings])).toEqual([['ebb', 1, 1]]);
   });
 
+  it('counts bookings written at once over many connections exactly', async () => {
+    const [, tour] = vendors[0].listings;
+    const day = Date.UTC(2025, 10, 5);
+    await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        insertBooking(t.db, { listing: tour, customerId, createdAt: day + n * 60_000 }),
+      ),
+    );
+    const state = await bookingRollupAndRaw();
+    expect(state.stored).toEqual(state.raw);
+    expect(
+      state.stored.filter((r) => r.vendor_id === vendors[0].id && r.day === day).map((r) => r.bookings),
+    ).toEqual([30]);
+  });
+
   it('is backfilled from the bookings that exist when the migration runs', async () => {
-    await bookingDailyMigration.down(t.db);
     const [, tour] = vendors[1].listings;
-    for (const at of ['2025-04-01T10:00:00Z', '2025-04-01T23:59:59.999Z', '2025-04-02T00:00:00Z'])
-      await insertBooking(t.db, { listing: tour, customerId, createdAt: Date.parse(at) });
-    await bookingDailyMigration.up(t.db);
+    await migrateAround([bookingDailyMigration], async () => {
+      for (const at of ['2025-04-01T10:00:00Z', '2025-04-01T23:59:59.999Z', '2025-04-02T00:00:00Z'])
+        await insertBooking(t.db, { listing: tour, customerId, createdAt: Date.parse(at) });
+    });
     const state = await bookingRollupAndRaw();
     expect(state.stored).toEqual(state.raw);
     expect(
@@ -449,7 +532,7 @@ describe.skipIf(usingPostgres)('SQLite daily booking rollup', () => {
   });
 });
 
-describe.skipIf(usingPostgres)('edge days of the summary', () => {
+describe('edge days of the summary', () => {
   it('are read from whichever side of the edge holds fewer clicks', async () => {
     const [kayak] = vendors[1].listings;
     const day = Date.UTC(2025, 9, 1);
