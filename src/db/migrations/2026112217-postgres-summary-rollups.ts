@@ -9,8 +9,8 @@ const DAY_MS = 86_400_000;
 // traffic type, campaign triple) and one more key column, `shard` (below). Counting a vendor's month of
 // raw clicks (100,000) took 34 ms after a vacuum, 45-80 ms before one, and p50 ~300 ms in the bench with
 // the bench's own fresh clicks in range; it grows with the vendor's traffic. Summing the rollup is a few
-// hundred rows, as on SQLite. The summary reads whole days from the rollups and the
-// partial days at its edges from the raw rows, on both databases (summaryParts).
+// hundred rows, as on SQLite. The summary reads whole days from the rollups and the partial days at its
+// edges from the raw rows, on both databases (summaryParts).
 //
 // Kept exact by row triggers in the same transaction as every write of a click or a booking, whoever
 // writes it: each event applies its delta (-1 to the old row's bucket, +1 to the new row's) with an

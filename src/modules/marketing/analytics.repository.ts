@@ -105,9 +105,9 @@ const DEFAULT_EDGE_PROBE = 2_000;
  * Where the clicks and bookings of [from, to) are counted: the rollups for whole UTC days and raw rows for
  * the partial days at the edges (without rollup: the raw rows of the whole range). A partial edge day is
  * read either directly or as its whole rollup day minus the rest of the day (the complement), whichever
- * holds fewer clicks; both are exact. A range ending after now (the usual
- * `to` = now) takes the complement without looking: it lies in the future and holds no rows. Computed
- * once per summary, inside its snapshot.
+ * holds fewer clicks; both are exact. A range ending after now (the usual `to` = now) takes the
+ * complement without looking: it lies in the future and holds no rows. Computed once per summary, inside
+ * its snapshot.
  */
 export async function summaryParts(
   db: Db,

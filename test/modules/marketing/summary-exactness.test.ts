@@ -5,6 +5,7 @@ import * as analyticsMigration from '../../../src/db/migrations/2026112203-marke
 import * as bookingDailyMigration from '../../../src/db/migrations/2026112211-booking-daily.ts';
 import * as campaignNameIndexMigration from '../../../src/db/migrations/2026112215-click-campaign-name-index.ts';
 import * as postgresRollupsMigration from '../../../src/db/migrations/2026112217-postgres-summary-rollups.ts';
+import type { AnyDb } from '../../../src/db/migrations/schema-helpers.ts';
 import { summaryParts } from '../../../src/modules/marketing/analytics.repository.ts';
 import {
   conversionRate,
@@ -234,16 +235,15 @@ describe('summary exactness', () => {
 
 // --- the daily rollups ---------------------------------------------------------------------------------
 
+type RollupMigration = { up(db: AnyDb): Promise<void>; down(db: AnyDb): Promise<void> };
+
 /**
  * The migrations that create a rollup (SQLite: the click rollup's with the one after it, or the booking
  * rollup's; PostgreSQL: one for both), undone and redone around `write` as a rollback and a new deploy
  * would: the rollup is then backfilled from the rows that exist. PostgreSQL's locks its tables, which
  * only a transaction can.
  */
-async function migrateAround(
-  sqliteMigrations: { up: typeof postgresRollupsMigration.up; down: typeof postgresRollupsMigration.down }[],
-  write: () => Promise<void>,
-) {
+async function migrateAround(sqliteMigrations: RollupMigration[], write: () => Promise<void>) {
   const migrations = usingPostgres ? [postgresRollupsMigration] : sqliteMigrations;
   for (const m of migrations) await m.down(t.db);
   await write();
