@@ -382,13 +382,38 @@ describe('daily click rollup', () => {
       to: new Date(day + 2 * DAY).toISOString(),
     });
     expect(summary.clicks).toEqual({ organic: 30, marketing: 10, total: 40 });
-    if (usingPostgres) {
-      // PostgreSQL: the connections wrote to rollup rows of their own (one per shard), not all to one
-      const { rows } = await sql<{ shards: number }>`
-        select count(distinct shard) as shards from listing_click_daily
-        where vendor_id = ${vendors[1].id} and day = ${day}`.execute(t.db);
-      expect(Number(rows[0].shards)).toBeGreaterThan(1);
-    }
+  });
+
+  it.runIf(usingPostgres)('counts each connection into rows of its own (PostgreSQL shards)', async () => {
+    const [kayak] = vendors[1].listings;
+    const day = Date.UTC(2025, 10, 7);
+    t.clock.set(new Date(day + 3_600_000));
+    // four transactions hold a connection each at the same time, so four backends write one click each
+    let open = 0;
+    let allOpen!: () => void;
+    const together = new Promise<void>((resolve) => {
+      allOpen = resolve;
+    });
+    const shards = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.db.transaction().execute(async (trx) => {
+          const { rows } = await sql<{ shard: number }>`select pg_backend_pid() % 16 as shard`.execute(trx);
+          if (++open === 4) allOpen();
+          await together;
+          await recordListingClick(trx, t.clock, { listing: kayak, source: 'track', params: {} });
+          return Number(rows[0].shard);
+        }),
+      ),
+    );
+    const expected = new Map<number, number>();
+    for (const shard of shards) expected.set(shard, (expected.get(shard) ?? 0) + 1);
+    const { rows } = await sql<{ shard: number; clicks: number }>`
+      select shard, clicks from listing_click_daily
+      where vendor_id = ${vendors[1].id} and day = ${day} order by shard`.execute(t.db);
+    expect(rows.map((r) => [Number(r.shard), Number(r.clicks)])).toEqual(
+      [...expected].sort(([a], [b]) => a - b),
+    );
+    expect(expected.size).toBeGreaterThan(1);
   });
 
   it('is backfilled from the clicks that exist when the migration runs', async () => {
