@@ -2,6 +2,7 @@ import { CompiledQuery } from 'kysely';
 import { dialectOf, directSqliteConnection, inTransaction, isTransaction } from './create-db.ts';
 import type { Db } from './database.ts';
 import { runCompiled } from './reusable-query.ts';
+import { queuePerTurn } from './turn-batch.ts';
 
 /**
  * Group commit on SQLite: `inTransaction` for small units of work (a click, a booking request) that share
@@ -35,24 +36,14 @@ export function inSharedTransaction<T>(
 ): Promise<T> {
   if (isTransaction(db)) return work(db);
   if (dialectOf(db) === 'postgres') return options.oneStatement ? work(db) : inTransaction(db, work);
-  return new Promise<T>((resolve, reject) => {
-    let group = groups.get(db);
-    if (!group) {
-      const created: Unit[] = [];
-      groups.set(db, created);
-      setImmediate(() => {
-        groups.delete(db);
-        void commitGroup(db, created);
-      });
-      group = created;
-    }
-    group.push({
+  return new Promise<T>((resolve, reject) =>
+    enqueue(db, {
       work,
       oneStatement: options.oneStatement ?? false,
       resolve: resolve as (value: unknown) => void,
       reject,
-    });
-  });
+    }),
+  );
 }
 
 interface Unit {
@@ -62,7 +53,7 @@ interface Unit {
   reject: (error: unknown) => void;
 }
 
-const groups = new WeakMap<Db, Unit[]>();
+const enqueue = queuePerTurn<Unit>((db, group) => void commitGroup(db, group));
 
 const SAVEPOINT = CompiledQuery.raw('savepoint unit');
 const RELEASE = CompiledQuery.raw('release unit');

@@ -2,9 +2,31 @@ import { isTransaction } from './create-db.ts';
 import type { Db } from './database.ts';
 
 /**
- * Writes of one event-loop turn made by one statement: the first caller schedules the batch for the end of
- * the turn (setImmediate, after the turn's I/O callbacks), later callers of the turn join it, and each
- * caller's promise settles with its own item's result once the batch's statement has completed.
+ * The items of one event-loop turn, per database handle: the first item schedules `flush` for the end of
+ * the turn (setImmediate, after the turn's I/O callbacks), and items queued until then join its batch;
+ * later ones start the next. The per-turn scheduling of group commit (inSharedTransaction) and of
+ * batchPerTurn.
+ */
+export function queuePerTurn<T>(flush: (db: Db, items: T[]) => void): (db: Db, item: T) => void {
+  const pending = new WeakMap<Db, T[]>();
+  return (db, item) => {
+    let batch = pending.get(db);
+    if (!batch) {
+      const created: T[] = [];
+      pending.set(db, created);
+      setImmediate(() => {
+        pending.delete(db);
+        flush(db, created);
+      });
+      batch = created;
+    }
+    batch.push(item);
+  };
+}
+
+/**
+ * Writes of one event-loop turn made by one statement (queued by queuePerTurn), each caller's promise
+ * settling with its own item's result once the batch's statement has completed.
  *
  * `writeAll` must store every item or none (one statement is atomic) and return the results in the items'
  * order. If it fails, each item is written again on its own with `writeOne`: an item that breaks a
@@ -17,8 +39,6 @@ export function batchPerTurn<In, Out>(
   writeAll: (db: Db, items: In[]) => Promise<Out[]>,
   writeOne: (db: Db, item: In) => Promise<Out>,
 ): (db: Db, item: In) => Promise<Out> {
-  const pending = new WeakMap<Db, Entry<In, Out>[]>();
-
   async function flush(db: Db, batch: Entry<In, Out>[]): Promise<void> {
     let results: Out[] | undefined;
     if (batch.length > 1)
@@ -31,22 +51,11 @@ export function batchPerTurn<In, Out>(
       else writeOne(db, entry.item).then(entry.resolve, entry.reject);
     }
   }
+  const enqueue = queuePerTurn<Entry<In, Out>>((db, batch) => void flush(db, batch));
 
   return (db, item) => {
     if (isTransaction(db)) return writeOne(db, item);
-    return new Promise<Out>((resolve, reject) => {
-      let batch = pending.get(db);
-      if (!batch) {
-        const created: Entry<In, Out>[] = [];
-        pending.set(db, created);
-        setImmediate(() => {
-          pending.delete(db);
-          void flush(db, created);
-        });
-        batch = created;
-      }
-      batch.push({ item, resolve, reject });
-    });
+    return new Promise<Out>((resolve, reject) => enqueue(db, { item, resolve, reject }));
   };
 }
 
