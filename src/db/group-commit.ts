@@ -1,7 +1,13 @@
 import { CompiledQuery } from 'kysely';
-import { dialectOf, directSqliteConnection, inTransaction, isTransaction } from './create-db.ts';
+import {
+  type DirectConnection,
+  dialectOf,
+  directSqliteConnection,
+  inTransaction,
+  isTransaction,
+} from './create-db.ts';
 import type { Db } from './database.ts';
-import { runCompiled } from './reusable-query.ts';
+import { runCompiled, runOn } from './reusable-query.ts';
 import { queuePerTurn } from './turn-batch.ts';
 
 /**
@@ -21,40 +27,53 @@ import { queuePerTurn } from './turn-batch.ts';
  *
  * A unit must use only the handle it is given: one waiting on anything else (the network, or another
  * handle of this database, which would wait for the group's own connection) holds up the whole group or
- * waits forever. A unit on a handle that already is a transaction runs in it. On PostgreSQL (whose commits already share WAL
- * flushes, and where a group would hold a pooled connection) each unit has a transaction of its own, or
- * none when it is `oneStatement` (a single statement is atomic by itself; BEGIN and COMMIT would be two
- * more round trips). On SQLite a `oneStatement` unit runs without a savepoint of its own for the same
- * reason: a statement that fails inside a transaction is undone by SQLite alone, leaving the transaction
- * and the other units' writes as they were. Such a unit must run exactly one statement and nothing after
- * it that could throw.
+ * waits forever. A unit on a handle that already is a transaction runs in it. On PostgreSQL (whose
+ * commits already share WAL flushes, and where a group would hold a pooled connection) each unit has a
+ * transaction of its own.
+ *
+ * A single statement (a click's insert) joins the group with inSharedStatement instead.
  */
-export function inSharedTransaction<T>(
-  db: Db,
-  work: (trx: Db) => Promise<T>,
-  options: { oneStatement?: boolean } = {},
-): Promise<T> {
+export function inSharedTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   if (isTransaction(db)) return work(db);
-  if (dialectOf(db) === 'postgres') return options.oneStatement ? work(db) : inTransaction(db, work);
+  if (dialectOf(db) === 'postgres') return inTransaction(db, work);
   return new Promise<T>((resolve, reject) =>
-    enqueue(db, {
-      work,
-      oneStatement: options.oneStatement ?? false,
-      resolve: resolve as (value: unknown) => void,
-      reject,
-    }),
+    enqueue(db, { work, resolve: resolve as (value: unknown) => void, reject }),
   );
 }
 
-interface Unit {
-  work: (trx: Db) => Promise<unknown>;
-  oneStatement: boolean;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
+/**
+ * One statement sharing the commit of its turn's group on SQLite, like a unit of inSharedTransaction;
+ * resolves with its rows once the group has committed. It needs no savepoint: a statement that fails
+ * inside a transaction is undone by SQLite alone, leaving the transaction and the other units' writes as
+ * they were. A group made only of statements, while no other transaction holds the connection, runs
+ * synchronously on the connection from BEGIN to COMMIT: no other work can come between its statements.
+ * On PostgreSQL, and inside a transaction, the statement simply runs (one statement is atomic by itself;
+ * BEGIN and COMMIT would be two more round trips).
+ */
+export function inSharedStatement<Row>(db: Db, statement: CompiledQuery<Row>): Promise<Row[]> {
+  if (isTransaction(db) || dialectOf(db) === 'postgres') return runCompiled(db, statement);
+  return new Promise<Row[]>((resolve, reject) =>
+    enqueue(db, { statement, resolve: resolve as (value: unknown) => void, reject }),
+  );
 }
 
-const enqueue = queuePerTurn<Unit>((db, group) => void commitGroup(db, group));
+type Unit = (
+  | { work: (trx: Db) => Promise<unknown>; statement?: undefined }
+  | { statement: CompiledQuery<unknown>; work?: undefined }
+) & {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
 
+const enqueue = queuePerTurn<Unit>((db, group) => {
+  const connection = directSqliteConnection(db);
+  if (connection && group.every((unit) => unit.statement)) commitStatements(connection, group);
+  else void commitGroup(db, group);
+});
+
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 const SAVEPOINT = CompiledQuery.raw('savepoint unit');
 const RELEASE = CompiledQuery.raw('release unit');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to unit');
@@ -63,15 +82,50 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 const succeeded = (value: unknown): Outcome => ({ ok: true, value });
 const failed = (error: unknown): Outcome => ({ ok: false, error });
 
+function settle(group: Unit[], outcomes: Outcome[]): void {
+  for (const [i, unit] of group.entries()) {
+    const outcome = outcomes[i];
+    if (outcome.ok) unit.resolve(outcome.value);
+    else unit.reject(outcome.error);
+  }
+}
+
+/** A group of statements only, from BEGIN IMMEDIATE to COMMIT in one synchronous run. */
+function commitStatements(connection: DirectConnection, group: Unit[]): void {
+  const outcomes: Outcome[] = [];
+  try {
+    runOn(connection, BEGIN_IMMEDIATE);
+    for (const unit of group) {
+      try {
+        outcomes.push(succeeded(runOn(connection, unit.statement as CompiledQuery<unknown>)));
+      } catch (error) {
+        // Errors that end the whole transaction (I/O, a full disk) fail the group: nothing was stored.
+        if (!connection.database.inTransaction) throw error;
+        outcomes.push(failed(error));
+      }
+    }
+    runOn(connection, COMMIT);
+  } catch (error) {
+    try {
+      if (connection.database.inTransaction) runOn(connection, ROLLBACK);
+    } catch {
+      // the group fails with its first error; a rollback that fails too changes nothing for it
+    }
+    for (const unit of group) unit.reject(error);
+    return;
+  }
+  settle(group, outcomes);
+}
+
 async function commitGroup(db: Db, group: Unit[]): Promise<void> {
   let outcomes: Outcome[];
   try {
     outcomes = await inTransaction(db, async (trx) => {
       const settled: Outcome[] = [];
       for (const unit of group) {
-        if (unit.oneStatement) {
-          const outcome = await unit.work(trx).then(succeeded, failed);
-          // Errors that end the whole transaction (I/O, a full disk) fail the group: nothing was stored.
+        if (unit.statement) {
+          const outcome = await runCompiled(trx, unit.statement).then(succeeded, failed);
+          // as in commitStatements: an error that ended the transaction fails the group
           if (!outcome.ok && !directSqliteConnection(trx)?.database.inTransaction) throw outcome.error;
           settled.push(outcome);
           continue;
@@ -91,9 +145,5 @@ async function commitGroup(db: Db, group: Unit[]): Promise<void> {
     for (const unit of group) unit.reject(error);
     return;
   }
-  for (const [i, unit] of group.entries()) {
-    const outcome = outcomes[i];
-    if (outcome.ok) unit.resolve(outcome.value);
-    else unit.reject(outcome.error);
-  }
+  settle(group, outcomes);
 }

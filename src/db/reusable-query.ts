@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import { dialectOf, directSqliteConnection, prepareOnPostgres } from './create-db.ts';
+import { type DirectConnection, dialectOf, directSqliteConnection, prepareOnPostgres } from './create-db.ts';
 import type { Db, Dialect } from './database.ts';
 
 type Arg = string | number | null;
@@ -18,6 +18,18 @@ export function reusableQuery<Args extends Record<string, Arg>, Row>(
   build: (db: Db, args: Args) => Compilable<Row>,
   argNames: readonly (keyof Args & string)[],
 ): (db: Db, args: Args) => Promise<Row[]> {
+  const bind = reusableStatement(build, argNames);
+  return async (db, args) => runCompiled(db, bind(db, args));
+}
+
+/**
+ * reusableQuery's compiled statement with the call's arguments bound, not run: for a caller that hands
+ * the statement on (a click's insert goes to group commit, see inSharedStatement).
+ */
+export function reusableStatement<Args extends Record<string, Arg>, Row>(
+  build: (db: Db, args: Args) => Compilable<Row>,
+  argNames: readonly (keyof Args & string)[],
+): (db: Db, args: Args) => CompiledQuery<Row> {
   const compiled = new Map<Dialect, { query: CompiledQuery<Row>; slots: [number, keyof Args][] }>();
   const standIns = Object.fromEntries(argNames.map((name) => [name, `\u0000${name}\u0000`]));
 
@@ -36,12 +48,12 @@ export function reusableQuery<Args extends Record<string, Arg>, Row>(
     return entry;
   }
 
-  return async (db, args) => {
+  return (db, args) => {
     const dialect = dialectOf(db);
     const { query, slots } = compiled.get(dialect) ?? prepare(db, dialect);
     const parameters = query.parameters.slice();
     for (const [index, name] of slots) parameters[index] = args[name];
-    return runCompiled(db, { ...query, parameters });
+    return { ...query, parameters };
   };
 }
 
@@ -50,11 +62,15 @@ export function reusableQuery<Args extends Record<string, Arg>, Row>(
  * (see directSqliteConnection), otherwise through Kysely.
  */
 export async function runCompiled<Row>(db: Db, query: CompiledQuery<Row>): Promise<Row[]> {
-  const statement = directSqliteConnection(db)?.prepare(query.sql);
-  if (statement?.reader) return statement.all(query.parameters) as Row[];
-  if (statement) {
-    statement.run(query.parameters);
-    return [];
-  }
+  const connection = directSqliteConnection(db);
+  if (connection) return runOn(connection, query);
   return (await db.executeQuery<Row>(query)).rows;
+}
+
+/** Runs a compiled query on a SQLite connection directly, synchronously; returns its rows. */
+export function runOn<Row>(connection: DirectConnection, query: CompiledQuery<Row>): Row[] {
+  const statement = connection.prepare(query.sql);
+  if (statement.reader) return statement.all(query.parameters) as Row[];
+  statement.run(query.parameters);
+  return [];
 }

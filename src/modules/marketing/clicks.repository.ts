@@ -1,8 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { dialectOf, prepareOnPostgres } from '../../db/create-db.ts';
 import type { Db, ListingClicksTable } from '../../db/database.ts';
-import { inSharedTransaction } from '../../db/group-commit.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import { inSharedStatement } from '../../db/group-commit.ts';
+import { reusableQuery, reusableStatement, runCompiled } from '../../db/reusable-query.ts';
 import { batchPerTurn } from '../../db/turn-batch.ts';
 import { TRACKING_PARAMS } from './traffic.ts';
 
@@ -20,15 +20,15 @@ const CLICK_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof ClickValues)[];
 
-// Every detail view writes a click: the insert's SQL is compiled once (see reusableQuery).
-const insertClickQuery = reusableQuery(
+// Every detail view writes a click: the insert's SQL is compiled once (see reusableStatement).
+const insertClickStatement = reusableStatement(
   (db, values: ClickValues) => db.insertInto('listing_clicks').values(values).returning('id'),
   CLICK_COLUMNS,
 );
 
-/** One click on its own: the statement of a batch of one, and of a click inside a transaction. */
+/** One click on its own (PostgreSQL: a batch of one, or a click inside a transaction). */
 async function insertOneClick(db: Db, values: ClickValues): Promise<number> {
-  const [row] = await insertClickQuery(db, values);
+  const [row] = await runCompiled(db, insertClickStatement(db, values));
   return row.id;
 }
 
@@ -60,12 +60,12 @@ const insertClickBatchedPg = batchPerTurn(insertClicksPg, insertOneClick);
 
 /**
  * Stores one click and returns its id. Clicks arriving together are written together: on SQLite they
- * share one transaction (see inSharedTransaction), on PostgreSQL one statement (see batchPerTurn), so
+ * share one transaction (see inSharedStatement), on PostgreSQL one statement (see batchPerTurn), so
  * under load the detail views of one moment cost one commit, not one each.
  */
 export function insertClick(db: Db, values: ClickValues): Promise<number> {
   if (dialectOf(db) === 'postgres') return insertClickBatchedPg(db, values);
-  return inSharedTransaction(db, (trx) => insertOneClick(trx, values), { oneStatement: true });
+  return inSharedStatement(db, insertClickStatement(db, values)).then(([row]) => row.id);
 }
 
 // A booking request naming its click reads it for attribution.

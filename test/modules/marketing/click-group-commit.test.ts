@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../../src/db/create-db.ts';
 import type { Db } from '../../../src/db/database.ts';
-import { inSharedTransaction } from '../../../src/db/group-commit.ts';
+import { inSharedStatement, inSharedTransaction } from '../../../src/db/group-commit.ts';
 import { type ClickValues, insertClick } from '../../../src/modules/marketing/clicks.repository.ts';
 import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerVendor } from '../../helpers/factories.ts';
@@ -144,10 +144,6 @@ describe('clicks written at once', () => {
       expect(handles[0]).not.toBe(t.db);
       expect(handles[4]).not.toBe(handles[0]);
     }
-    // a single statement needs no transaction of its own on PostgreSQL; on SQLite it is grouped as well
-    const oneStatement = await inSharedTransaction(t.db, async (trx) => trx, { oneStatement: true });
-    if (usingPostgres) expect(oneStatement).toBe(t.db);
-    else expect(oneStatement).not.toBe(t.db);
     // a handle already inside a transaction runs its unit there, never in a group of its own
     const inside = await inTransaction(t.db, async (trx) => {
       const doubled = await double(trx, 6);
@@ -155,5 +151,58 @@ describe('clicks written at once', () => {
       return doubled;
     });
     expect(inside).toBe(12);
+  });
+
+  const insertStatement = (utmCampaign: string) =>
+    t.db.insertInto('listing_clicks').values(clickValues(kayak.id, utmCampaign)).returning('id').compile();
+  const storedCampaigns = (db: Db, campaigns: string[]) =>
+    db
+      .selectFrom('listing_clicks')
+      .select('utm_campaign')
+      .where('utm_campaign', 'in', campaigns)
+      .orderBy('utm_campaign')
+      .execute();
+
+  it('run a statement in the group of a unit of work arriving with it, before that unit', async () => {
+    const [[inserted], seen] = await Promise.all([
+      inSharedStatement(t.db, insertStatement('statement-before-unit')),
+      inSharedTransaction(t.db, (trx) => storedCampaigns(trx, ['statement-before-unit'])),
+    ]);
+    expect(inserted.id).toBeGreaterThan(0);
+    // SQLite: one transaction, the statement first. PostgreSQL: each commits on its own, in any order.
+    if (!usingPostgres) expect(seen).toEqual([{ utm_campaign: 'statement-before-unit' }]);
+    expect(await storedCampaigns(t.db, ['statement-before-unit'])).toHaveLength(1);
+  });
+
+  it('never write a statement into a transaction that is open on the connection', async () => {
+    let written!: () => void;
+    let rollBack!: () => void;
+    const isWritten = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const rolledBack = new Promise<void>((resolve) => {
+      rollBack = resolve;
+    });
+    const open = inTransaction(t.db, async (trx) => {
+      await trx.insertInto('listing_clicks').values(clickValues(kayak.id, 'open-then-rolled-back')).execute();
+      written();
+      await rolledBack;
+      throw new Error('rolled back');
+    });
+    await isWritten;
+    const statements = Promise.all([
+      insertClick(t.db, clickValues(kayak.id, 'during-open-a')),
+      insertClick(t.db, clickValues(kayak.id, 'during-open-b')),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    rollBack();
+    await expect(open).rejects.toThrow('rolled back');
+    const ids = await statements;
+    expect(new Set(ids).size).toBe(2);
+    // the clicks made while the other transaction was open outlive its rollback
+    expect(await storedCampaigns(t.db, ['during-open-a', 'during-open-b', 'open-then-rolled-back'])).toEqual([
+      { utm_campaign: 'during-open-a' },
+      { utm_campaign: 'during-open-b' },
+    ]);
   });
 });
