@@ -3,6 +3,13 @@
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+}
+
 /**
  * Parses an ISO 8601 date or datetime. A zone of Z or an offset is honoured; a value without a zone is
  * UTC. Returns null for anything else, including impossible dates such as 2026-02-30.
@@ -17,12 +24,13 @@ export function parseDateTime(input: string): number | null {
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const millis = Number(frac.padEnd(3, '0').slice(0, 3));
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const millis = frac ? Number(frac.padEnd(3, '0').slice(0, 3)) : 0;
   // Date.UTC reads the years 0-99 as 1900-1999; setUTCFullYear takes the year as written.
-  const local =
-    new Date(0).setUTCFullYear(year, month - 1, day) + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
-  if (new Date(local).getUTCDate() !== day) return null; // rolled over: no such day in that month
+  const midnight =
+    year >= 100 ? Date.UTC(year, month - 1, day) : new Date(0).setUTCFullYear(year, month - 1, day);
+  const local = midnight + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
   let offsetMinutes = 0;
   if (zone !== 'Z' && zone !== 'z') {
     const sign = zone[0] === '-' ? -1 : 1;
