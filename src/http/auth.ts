@@ -42,28 +42,40 @@ const ROLE_CHECKS: Record<Exclude<AuthRule, 'public' | 'user'>, [(u: AuthUser) =
   staff: [(u) => u.isStaff, 'This action needs a staff account.'],
 };
 
-/** Enforces each route's `config.auth` and sets `request.user`. */
+/**
+ * Enforces each route's `config.auth` and sets `request.user`. A callback hook rather than an async one:
+ * most requests (public routes without a token) pass without a promise.
+ */
 export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const rule = request.routeOptions.config.auth;
-    if (!rule) return; // unknown route: the 404 handler answers
-    const token = bearerToken(request);
-    if (rule === 'public') {
-      // On public routes a bad or expired token is ignored; a good one identifies the caller.
-      if (token) request.user = await authenticate(token).catch(() => null);
-      return;
-    }
-    if (token === undefined) throw notAuthenticated();
-    if (token === null)
-      throw new AppError('token_not_valid', 'Authorization header must be "Bearer <token>".');
-    const user = await authenticate(token);
-    request.user = user;
-    if (rule !== 'user') {
-      const [allowed, message] = ROLE_CHECKS[rule];
-      if (!allowed(user)) throw permissionDenied(message);
-    }
+    const token = rule && bearerToken(request);
+    // unknown routes (the 404 handler answers) and public routes without a token: nothing to check
+    if (!rule || (rule === 'public' && !token)) return done();
+    identify(request, rule, token, authenticate).then(() => done(), done);
   });
+}
+
+async function identify(
+  request: FastifyRequest,
+  rule: AuthRule,
+  token: string | null | undefined,
+  authenticate: Authenticate,
+): Promise<void> {
+  if (rule === 'public') {
+    // On public routes a bad or expired token is ignored; a good one identifies the caller.
+    if (token) request.user = await authenticate(token).catch(() => null);
+    return;
+  }
+  if (token === undefined) throw notAuthenticated();
+  if (token === null) throw new AppError('token_not_valid', 'Authorization header must be "Bearer <token>".');
+  const user = await authenticate(token);
+  request.user = user;
+  if (rule !== 'user') {
+    const [allowed, message] = ROLE_CHECKS[rule];
+    if (!allowed(user)) throw permissionDenied(message);
+  }
 }
 
 /** The authenticated caller of a route whose rule is not 'public'. */
