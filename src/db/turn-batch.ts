@@ -25,15 +25,17 @@ export function queuePerTurn<T>(flush: (db: Db, items: T[]) => void): (db: Db, i
 }
 
 /**
- * Writes of one event-loop turn made by one statement (queued by queuePerTurn), each caller's promise
- * settling with its own item's result once the batch's statement has completed.
+ * The statements of one event-loop turn made as one (queued by queuePerTurn), each caller's promise
+ * settling with its own item's result once the batch's statement has completed. The statement starts
+ * after every call it answers, so a read sees each write acknowledged before it was asked for.
  *
  * `writeAll` must store every item or none (one statement is atomic) and return the results in the items'
  * order. If it fails, each item is written again on its own with `writeOne`: an item that breaks a
  * constraint then fails alone and its neighbours are stored. A batch of one, and a caller inside a
- * transaction (whose writes must be its own), use `writeOne` directly.
+ * transaction (whose statements must be its own), use `writeOne` directly.
  *
- * For PostgreSQL, where every statement is a round trip and a commit: see insertClick.
+ * For PostgreSQL, where every statement is a round trip: the clicks of a turn (insertClick) and the
+ * facts of its availability checks (availabilityFacts).
  */
 export function batchPerTurn<In, Out>(
   writeAll: (db: Db, items: In[]) => Promise<Out[]>,

@@ -1,13 +1,15 @@
 import {
   type Compilable,
+  CompiledQuery,
   type Expression,
   type ExpressionBuilder,
-  type RawBuilder,
   type SqlBool,
   sql,
 } from 'kysely';
+import { dialectOf, prepareOnPostgres } from '../../db/create-db.ts';
 import type { BookingStatus, Database, Db } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
+import { batchPerTurn } from '../../db/turn-batch.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 
@@ -25,14 +27,18 @@ const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((s) => sql
  * (start, end + longest) of ends_at instead of every booking ending after start. A listing without a
  * record has no bookings; the bound is then left open rather than trusted.
  */
-function overlappingEndBound(listingId: number | RawBuilder<number>, windowEnd: number) {
+function overlappingEndBound(listingId: Value, windowEnd: Value) {
   return sql<number>`${windowEnd} + coalesce((select longest_ms from listing_booking_spans where listing_id = ${listingId}), ${sql.lit(Number.MAX_SAFE_INTEGER)})`;
 }
 
+/** A number in a query: a bound value, or a column of the query around it (see FACTS_OF_WINDOWS_PG). */
+type Value = number | Expression<number>;
+
 type WindowArgs = { listingId: number; startsAt: number; endsAt: number };
 const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt'] as const;
+type Window = { [K in keyof WindowArgs]: Value };
 
-const overlappingBookings = (db: Db, a: WindowArgs) =>
+const overlappingBookings = (db: Db, a: Window) =>
   db
     .selectFrom('bookings')
     .where('listing_id', '=', a.listingId)
@@ -41,14 +47,14 @@ const overlappingBookings = (db: Db, a: WindowArgs) =>
     .where('starts_at', '<', a.endsAt)
     .where(ACTIVE);
 
-const overlappingSlots = (db: Db, a: WindowArgs) =>
+const overlappingSlots = (db: Db, a: Window) =>
   db
     .selectFrom('availability_slots')
     .where('listing_id', '=', a.listingId)
     .where('starts_at', '<', a.endsAt)
     .where('ends_at', '>', a.startsAt);
 
-const anyAvailableSlot = (db: Db, a: { listingId: number }) =>
+const anyAvailableSlot = (db: Db, a: Pick<Window, 'listingId'>) =>
   db
     .selectFrom('availability_slots')
     .select('id')
@@ -64,30 +70,65 @@ type FactRow = {
   /** a booking's status, a slot's is_available ('1' or '0') */
   detail: string;
 };
-const allFactsQuery = reusableQuery(
-  (db, a: WindowArgs) =>
-    overlappingBookings(db, a)
-      .select([sql.lit('booking').as('fact'), 'starts_at', 'ends_at', sql<string>`status`.as('detail')])
-      .unionAll(
-        overlappingSlots(db, a).select([
-          sql.lit('slot').as('fact'),
-          'starts_at',
-          'ends_at',
-          sql<string>`cast(is_available as text)`.as('detail'),
-        ]),
-      )
-      .unionAll(
-        db
-          .selectNoFrom([
-            sql.lit('any_available').as('fact'),
-            sql.lit(0).as('starts_at'),
-            sql.lit(0).as('ends_at'),
-            sql.lit('').as('detail'),
-          ])
-          .where((eb) => eb.exists(anyAvailableSlot(db, a))),
-      ) as Compilable<FactRow>,
-  WINDOW_ARGS,
-);
+const allFacts = (db: Db, a: Window) =>
+  overlappingBookings(db, a)
+    .select([sql.lit('booking').as('fact'), 'starts_at', 'ends_at', sql<string>`status`.as('detail')])
+    .unionAll(
+      overlappingSlots(db, a).select([
+        sql.lit('slot').as('fact'),
+        'starts_at',
+        'ends_at',
+        sql<string>`cast(is_available as text)`.as('detail'),
+      ]),
+    )
+    .unionAll(
+      db
+        .selectNoFrom([
+          sql.lit('any_available').as('fact'),
+          sql.lit(0).as('starts_at'),
+          sql.lit(0).as('ends_at'),
+          sql.lit('').as('detail'),
+        ])
+        .where((eb) => eb.exists(anyAvailableSlot(db, a))),
+    ) as Compilable<FactRow>;
+
+const allFactsQuery = reusableQuery((db, a: WindowArgs) => allFacts(db, a), WINDOW_ARGS);
+
+/**
+ * PostgreSQL: the facts of several windows in one statement, allFacts for each row of the arrays given
+ * (a lateral subquery over the same SQL), tagged with the row's position. Built once, on first use.
+ */
+let factsOfWindowsPg: string | undefined;
+function factsOfWindowsSql(db: Db): string {
+  if (factsOfWindowsPg) return factsOfWindowsPg;
+  const column = (name: string) => sql.ref<number>(`asked.${name}`);
+  const facts = allFacts(db, {
+    listingId: column('listing_id'),
+    startsAt: column('starts_at'),
+    endsAt: column('ends_at'),
+  }).compile();
+  if (facts.parameters.length) throw new Error('the facts of a window must be bound to its columns only');
+  factsOfWindowsPg = `select asked.ord, fact.*
+    from unnest($1::integer[], $2::bigint[], $3::bigint[])
+      with ordinality as asked(listing_id, starts_at, ends_at, ord)
+    cross join lateral (${facts.sql}) as fact`;
+  prepareOnPostgres(factsOfWindowsPg);
+  return factsOfWindowsPg;
+}
+
+async function factsOfWindows(db: Db, windows: WindowArgs[]): Promise<FactRow[][]> {
+  const parameters = WINDOW_ARGS.map((name) => windows.map((w) => w[name]));
+  const { rows } = await db.executeQuery<FactRow & { ord: number }>(
+    CompiledQuery.raw(factsOfWindowsSql(db), parameters),
+  );
+  const facts = windows.map((): FactRow[] => []);
+  for (const { ord, ...row } of rows) facts[ord - 1].push(row);
+  return facts;
+}
+
+// The availability checks of one turn read their facts together on PostgreSQL: a round trip per turn,
+// not per check. Each check still reads after it was asked (see batchPerTurn).
+const factsBatchedPg = batchPerTurn(factsOfWindows, allFactsQuery);
 
 const windowArgs = (listingId: number, window: TimeWindow): WindowArgs => ({
   listingId,
@@ -107,7 +148,9 @@ export async function availabilityFacts(
   const bookings: BookingFact[] = [];
   const slots: SlotFact[] = [];
   let hasAvailableSlots = false;
-  for (const row of await allFactsQuery(db, windowArgs(listingId, window))) {
+  const args = windowArgs(listingId, window);
+  const rows = dialectOf(db) === 'postgres' ? await factsBatchedPg(db, args) : await allFactsQuery(db, args);
+  for (const row of rows) {
     const { starts_at: startsAt, ends_at: endsAt, detail } = row;
     if (row.fact === 'booking') bookings.push({ startsAt, endsAt, status: detail as BookingStatus });
     else if (row.fact === 'slot') slots.push({ startsAt, endsAt, isAvailable: Number(detail) === 1 });
