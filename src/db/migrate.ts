@@ -20,6 +20,7 @@ import * as bookingIndexTrim from './migrations/2026112214-booking-index-trim.ts
 import * as clickCampaignNameIndex from './migrations/2026112215-click-campaign-name-index.ts';
 import * as accountsVersion from './migrations/2026112216-accounts-version.ts';
 import * as postgresSummaryRollups from './migrations/2026112217-postgres-summary-rollups.ts';
+import * as postgresClickRollupPerStatement from './migrations/2026112218-postgres-click-rollup-per-statement.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026112215-click-campaign-name-index': clickCampaignNameIndex,
   '2026112216-accounts-version': accountsVersion,
   '2026112217-postgres-summary-rollups': postgresSummaryRollups,
+  '2026112218-postgres-click-rollup-per-statement': postgresClickRollupPerStatement,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BookingStatus, Database, ListingKind } from '../../src/db/database.ts';
+import type { BookingStatus, Database, ListingClicksTable, ListingKind } from '../../src/db/database.ts';
 
 export { vendorProfileId } from './booking-factories.ts';
 
@@ -99,4 +99,33 @@ export async function insertBooking(
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * A listing_clicks row for `listing` at `createdAt`, organic with no tracking values unless `overrides`
+ * say otherwise (a non-empty utm_campaign makes it marketing).
+ */
+export function clickRow(
+  listing: Pick<TestListing, 'id' | 'kind' | 'vendorId'>,
+  createdAt: number,
+  overrides: Partial<Omit<ListingClicksTable, 'id'>> = {},
+): Omit<ListingClicksTable, 'id'> {
+  return {
+    listing_id: listing.id,
+    listing_kind: listing.kind,
+    vendor_id: listing.vendorId,
+    traffic_type: overrides.utm_campaign ? 'marketing' : 'organic',
+    source: 'track',
+    utm_source: '',
+    utm_medium: '',
+    utm_campaign: '',
+    utm_term: '',
+    utm_content: '',
+    gclid: '',
+    fbclid: '',
+    referrer: '',
+    user_id: null,
+    created_at: createdAt,
+    ...overrides,
+  };
 }

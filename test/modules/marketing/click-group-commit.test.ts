@@ -5,7 +5,12 @@ import { inSharedStatement, inSharedTransaction } from '../../../src/db/group-co
 import { type ClickValues, insertClick } from '../../../src/modules/marketing/clicks.repository.ts';
 import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerVendor } from '../../helpers/factories.ts';
-import { insertListing, type TestListing, vendorProfileId } from '../../helpers/marketing-factories.ts';
+import {
+  clickRow,
+  insertListing,
+  type TestListing,
+  vendorProfileId,
+} from '../../helpers/marketing-factories.ts';
 
 // Clicks (and booking requests) are group-committed on SQLite (src/db/group-commit.ts): many at once share
 // a transaction, yet each request gets its own click, acknowledged only once stored, and a unit that fails
@@ -27,23 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const clickValues = (listingId: number, utmCampaign: string): ClickValues => ({
-  listing_id: listingId,
-  listing_kind: 'equipment',
-  vendor_id: kayak.vendorId,
-  traffic_type: utmCampaign ? 'marketing' : 'organic',
-  source: 'track',
-  utm_source: '',
-  utm_medium: '',
-  utm_campaign: utmCampaign,
-  utm_term: '',
-  utm_content: '',
-  gclid: '',
-  fbclid: '',
-  referrer: '',
-  user_id: null,
-  created_at: t.clock.now().getTime(),
-});
+const clickValues = (listingId: number, utmCampaign: string): ClickValues =>
+  clickRow({ ...kayak, id: listingId }, t.clock.now().getTime(), { utm_campaign: utmCampaign });
 
 describe('clicks written at once', () => {
   it('give 60 parallel detail views and tracks 60 distinct stored clicks, each as answered', async () => {

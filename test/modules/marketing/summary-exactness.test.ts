@@ -5,6 +5,7 @@ import * as analyticsMigration from '../../../src/db/migrations/2026112203-marke
 import * as bookingDailyMigration from '../../../src/db/migrations/2026112211-booking-daily.ts';
 import * as campaignNameIndexMigration from '../../../src/db/migrations/2026112215-click-campaign-name-index.ts';
 import * as postgresRollupsMigration from '../../../src/db/migrations/2026112217-postgres-summary-rollups.ts';
+import * as clickRollupPerStatementMigration from '../../../src/db/migrations/2026112218-postgres-click-rollup-per-statement.ts';
 import type { AnyDb } from '../../../src/db/migrations/schema-helpers.ts';
 import { summaryParts } from '../../../src/modules/marketing/analytics.repository.ts';
 import {
@@ -16,6 +17,7 @@ import { recordListingClick } from '../../../src/modules/marketing/index.ts';
 import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
 import {
+  clickRow,
   insertBooking,
   insertListing,
   type TestListing,
@@ -244,13 +246,15 @@ type RollupMigration = { up(db: AnyDb): Promise<void>; down(db: AnyDb): Promise<
  * only a transaction can.
  */
 async function migrateAround(sqliteMigrations: RollupMigration[], write: () => Promise<void>) {
-  const migrations = usingPostgres ? [postgresRollupsMigration] : sqliteMigrations;
-  for (const m of migrations) await m.down(t.db);
+  const migrations = usingPostgres
+    ? [clickRollupPerStatementMigration, postgresRollupsMigration]
+    : sqliteMigrations;
+  // each in a transaction of its own on PostgreSQL, as the migrator runs them
+  const run = (step: (db: typeof t.db) => Promise<void>) =>
+    usingPostgres ? t.db.transaction().execute(step) : step(t.db);
+  for (const m of migrations) await run(m.down);
   await write();
-  for (const m of migrations.toReversed()) {
-    if (usingPostgres) await t.db.transaction().execute((trx) => m.up(trx));
-    else await m.up(t.db);
-  }
+  for (const m of migrations.toReversed()) await run(m.up);
 }
 
 type RollupRow = {
@@ -293,23 +297,9 @@ describe('daily click rollup', () => {
     // a writer outside the service (a seed script, another module's test) is followed too
     await t.db
       .insertInto('listing_clicks')
-      .values({
-        listing_id: tour.id,
-        listing_kind: 'adventure',
-        vendor_id: tour.vendorId,
-        traffic_type: 'marketing',
-        source: 'track',
-        utm_source: 'google',
-        utm_medium: 'cpc',
-        utm_campaign: 'dawn',
-        utm_term: '',
-        utm_content: '',
-        gclid: '',
-        fbclid: '',
-        referrer: '',
-        user_id: null,
-        created_at: base + DAY - 1,
-      })
+      .values(
+        clickRow(tour, base + DAY - 1, { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'dawn' }),
+      )
       .execute();
     const dawn = await t.db
       .selectFrom('listing_clicks')
@@ -344,6 +334,38 @@ describe('daily click rollup', () => {
     expect(after.campaigns).toEqual([]);
     expect(after.clicks).toEqual({ organic: 1, marketing: 0, total: 1 });
     expect(after).toEqual(await summariseVendorClicks(deps(), vendors[0].id, query, { rollup: false }));
+  });
+
+  it('counts the clicks of one multi-row insert into each of their buckets', async () => {
+    const [kayak] = vendors[1].listings;
+    const day = Date.UTC(2019, 7, 9); // a day no other test writes
+    const click = (at: number, utm_campaign: string, utm_source: string) =>
+      clickRow(kayak, at, { utm_campaign, utm_source });
+    // one statement (as PostgreSQL's batched clicks are), seven clicks in four buckets over two days
+    await t.db
+      .insertInto('listing_clicks')
+      .values([
+        click(day + 1, '', ''),
+        click(day + 2, 'tide', 'google'),
+        click(day + 3, '', ''),
+        click(day + DAY - 1, 'tide', 'google'),
+        click(day + DAY, 'tide', 'google'),
+        click(day + 4, 'swell', 'newsletter'),
+        click(day + 5, '', ''),
+      ])
+      .execute();
+    const state = await rollupAndRaw();
+    expect(state.stored).toEqual(state.raw);
+    expect(
+      state.stored
+        .filter((r) => r.vendor_id === kayak.vendorId && (r.day === day || r.day === day + DAY))
+        .map((r) => [r.day - day, r.utm_campaign, r.utm_source, r.clicks]),
+    ).toEqual([
+      [0, 'swell', 'newsletter', 1],
+      [0, 'tide', 'google', 2],
+      [0, '', '', 3],
+      [DAY, 'tide', 'google', 1],
+    ]);
   });
 
   it('counts clicks written at once over many connections exactly', async () => {
