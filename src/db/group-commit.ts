@@ -11,10 +11,11 @@ import { runCompiled, runOn } from './reusable-query.ts';
 import { queuePerTurn } from './turn-batch.ts';
 
 /**
- * Group commit on SQLite: `inTransaction` for small units of work (a click, a booking request) that share
- * their commit. The units that start within one turn of the event loop run one after another in one
- * transaction, each in a savepoint of its own, and each caller's promise settles only after that
- * transaction has committed, so nothing is acknowledged before it is stored.
+ * Group commit on SQLite: `inTransaction` for small units of work (a booking request) that share their
+ * commit with each other and with the single statements of inSharedStatement (a click). The units that
+ * start within one turn of the event loop run one after another in one transaction, each in a savepoint
+ * of its own, and each caller's promise settles only after that transaction has committed, so nothing is
+ * acknowledged before it is stored.
  *
  * Why: at commit SQLite appends every page the transaction dirtied to the WAL, and checkpoints copy them
  * back. Units committed together share their table, index and rollup pages instead of writing them once
