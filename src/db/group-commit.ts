@@ -1,4 +1,4 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type QueryResult } from 'kysely';
 import {
   type DirectConnection,
   dialectOf,
@@ -7,7 +7,7 @@ import {
   isTransaction,
 } from './create-db.ts';
 import type { Db } from './database.ts';
-import { runCompiled, runOn } from './reusable-query.ts';
+import { executeCompiled, executeOn, runCompiled, runOn } from './reusable-query.ts';
 import { queuePerTurn } from './turn-batch.ts';
 
 /**
@@ -44,16 +44,16 @@ export function inSharedTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): P
 
 /**
  * One statement sharing the commit of its turn's group on SQLite, like a unit of inSharedTransaction;
- * resolves with its rows once the group has committed. It needs no savepoint: a statement that fails
+ * resolves with its result (rows, or an insert's `insertId`) once the group has committed. It needs no savepoint: a statement that fails
  * inside a transaction is undone by SQLite alone, leaving the transaction and the other units' writes as
  * they were. A group made only of statements, while no other transaction holds the connection, runs
  * synchronously on the connection from BEGIN to COMMIT: no other work can come between its statements.
  * On PostgreSQL, and inside a transaction, the statement simply runs (one statement is atomic by itself;
  * BEGIN and COMMIT would be two more round trips).
  */
-export function inSharedStatement<Row>(db: Db, statement: CompiledQuery<Row>): Promise<Row[]> {
-  if (isTransaction(db) || dialectOf(db) === 'postgres') return runCompiled(db, statement);
-  return new Promise<Row[]>((resolve, reject) =>
+export function inSharedStatement<Row>(db: Db, statement: CompiledQuery<Row>): Promise<QueryResult<Row>> {
+  if (isTransaction(db) || dialectOf(db) === 'postgres') return executeCompiled(db, statement);
+  return new Promise<QueryResult<Row>>((resolve, reject) =>
     enqueue(db, { statement, resolve: resolve as (value: unknown) => void, reject }),
   );
 }
@@ -98,7 +98,7 @@ function commitStatements(connection: DirectConnection, group: Unit[]): void {
     runOn(connection, BEGIN_IMMEDIATE);
     for (const unit of group) {
       try {
-        outcomes.push(succeeded(runOn(connection, unit.statement as CompiledQuery<unknown>)));
+        outcomes.push(succeeded(executeOn(connection, unit.statement as CompiledQuery<unknown>)));
       } catch (error) {
         // Errors that end the whole transaction (I/O, a full disk) fail the group: nothing was stored.
         if (!connection.database.inTransaction) throw error;
@@ -125,7 +125,7 @@ async function commitGroup(db: Db, group: Unit[]): Promise<void> {
       const settled: Outcome[] = [];
       for (const unit of group) {
         if (unit.statement) {
-          const outcome = await runCompiled(trx, unit.statement).then(succeeded, failed);
+          const outcome = await executeCompiled(trx, unit.statement).then(succeeded, failed);
           // as in commitStatements: an error that ended the transaction fails the group
           if (!outcome.ok && !directSqliteConnection(trx)?.database.inTransaction) throw outcome.error;
           settled.push(outcome);

@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import { type DirectConnection, dialectOf, directSqliteConnection, prepareOnPostgres } from './create-db.ts';
 import type { Db, Dialect } from './database.ts';
 
@@ -67,10 +67,26 @@ export async function runCompiled<Row>(db: Db, query: CompiledQuery<Row>): Promi
   return (await db.executeQuery<Row>(query)).rows;
 }
 
+/**
+ * runCompiled with the whole result: for a statement without RETURNING, Kysely's `insertId` (the new row's
+ * id on SQLite) and `numAffectedRows`. An insert that only needs its id is cheaper this way on SQLite:
+ * RETURNING makes the statement collect its rows before handing them out (a click ~1.6 µs more).
+ */
+export async function executeCompiled<Row>(db: Db, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
+  const connection = directSqliteConnection(db);
+  if (connection) return executeOn(connection, query);
+  return db.executeQuery<Row>(query);
+}
+
 /** Runs a compiled query on a SQLite connection directly, synchronously; returns its rows. */
 export function runOn<Row>(connection: DirectConnection, query: CompiledQuery<Row>): Row[] {
+  return executeOn(connection, query).rows;
+}
+
+/** runOn with the whole result, as Kysely's SQLite driver gives it. */
+export function executeOn<Row>(connection: DirectConnection, query: CompiledQuery<Row>): QueryResult<Row> {
   const statement = connection.prepare(query.sql);
-  if (statement.reader) return statement.all(query.parameters) as Row[];
-  statement.run(query.parameters);
-  return [];
+  if (statement.reader) return { rows: statement.all(query.parameters) as Row[] };
+  const { changes, lastInsertRowid } = statement.run(query.parameters);
+  return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
 }

@@ -20,15 +20,20 @@ const CLICK_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof ClickValues)[];
 
-// Every detail view writes a click: the insert's SQL is compiled once (see reusableStatement).
+// Every detail view writes a click: the insert's SQL is compiled once (see reusableStatement). SQLite
+// takes the new id from the insert itself (executeCompiled's insertId), PostgreSQL from RETURNING.
 const insertClickStatement = reusableStatement(
+  (db, values: ClickValues) => db.insertInto('listing_clicks').values(values),
+  CLICK_COLUMNS,
+);
+const insertClickReturningId = reusableStatement(
   (db, values: ClickValues) => db.insertInto('listing_clicks').values(values).returning('id'),
   CLICK_COLUMNS,
 );
 
-/** One click on its own (PostgreSQL: a batch of one, or a click inside a transaction). */
+/** PostgreSQL: one click on its own (a batch of one, or a click inside a transaction). */
 async function insertOneClick(db: Db, values: ClickValues): Promise<number> {
-  const [row] = await runCompiled(db, insertClickStatement(db, values));
+  const [row] = await runCompiled(db, insertClickReturningId(db, values));
   return row.id;
 }
 
@@ -65,7 +70,7 @@ const insertClickBatchedPg = batchPerTurn(insertClicksPg, insertOneClick);
  */
 export function insertClick(db: Db, values: ClickValues): Promise<number> {
   if (dialectOf(db) === 'postgres') return insertClickBatchedPg(db, values);
-  return inSharedStatement(db, insertClickStatement(db, values)).then(([row]) => row.id);
+  return inSharedStatement(db, insertClickStatement(db, values)).then((result) => Number(result.insertId));
 }
 
 // A booking request naming its click reads it for attribution.

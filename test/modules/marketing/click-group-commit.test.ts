@@ -154,11 +154,12 @@ describe('clicks written at once', () => {
       .execute();
 
   it('run a statement in the group of a unit of work arriving with it, before that unit', async () => {
-    const [[inserted], seen] = await Promise.all([
+    const [inserted, seen] = await Promise.all([
       inSharedStatement(t.db, insertStatement('statement-before-unit')),
       inSharedTransaction(t.db, (trx) => storedCampaigns(trx, ['statement-before-unit'])),
     ]);
-    expect(inserted.id).toBeGreaterThan(0);
+    expect(inserted.rows).toHaveLength(1);
+    expect(inserted.rows[0].id).toBeGreaterThan(0);
     // SQLite: one transaction, the statement first. PostgreSQL: each commits on its own, in any order.
     if (!usingPostgres) expect(seen).toEqual([{ utm_campaign: 'statement-before-unit' }]);
     expect(await storedCampaigns(t.db, ['statement-before-unit'])).toHaveLength(1);
