@@ -1,6 +1,13 @@
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type QueryResult,
+  sql,
+} from 'kysely';
 import { type DirectConnection, dialectOf, directSqliteConnection, prepareOnPostgres } from './create-db.ts';
-import type { Db, Dialect } from './database.ts';
+import type { Database, Db, Dialect } from './database.ts';
 
 type Arg = string | number | null;
 
@@ -69,13 +76,31 @@ export async function runCompiled<Row>(db: Db, query: CompiledQuery<Row>): Promi
 
 /**
  * runCompiled with the whole result: for a statement without RETURNING, Kysely's `insertId` (the new row's
- * id on SQLite) and `numAffectedRows`. An insert that only needs its id is cheaper this way on SQLite:
- * RETURNING makes the statement collect its rows before handing them out (a click ~1.6 µs more).
+ * id on SQLite) and `numAffectedRows`.
  */
 export async function executeCompiled<Row>(db: Db, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
   const connection = directSqliteConnection(db);
   if (connection) return executeOn(connection, query);
   return db.executeQuery<Row>(query);
+}
+
+/**
+ * An insert that yields its new row's id (read it with insertedId): with RETURNING on PostgreSQL; as it is
+ * on SQLite, which reports the row id of an insert anyway. SQLite's RETURNING first collects the rows in a
+ * table of its own and then hands them out: a click's insert cost ~1.6 µs more with it (9.4 against 7.8
+ * µs, twenty to a transaction).
+ */
+export function returningNewId<Table extends keyof Database & string>(
+  db: Db,
+  insert: InsertQueryBuilder<Database, Table, InsertResult>,
+): Compilable<{ id: number }> {
+  if (dialectOf(db) === 'postgres') return insert.returning(sql<number>`id`.as('id'));
+  return insert as unknown as Compilable<{ id: number }>;
+}
+
+/** The id of the row written by an insert of returningNewId. */
+export function insertedId(result: QueryResult<{ id: number }>): number {
+  return result.insertId === undefined ? result.rows[0].id : Number(result.insertId);
 }
 
 /** Runs a compiled query on a SQLite connection directly, synchronously; returns its rows. */

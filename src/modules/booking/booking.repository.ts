@@ -7,7 +7,13 @@ import type {
   Database,
   Db,
 } from '../../db/database.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import {
+  executeCompiled,
+  insertedId,
+  returningNewId,
+  reusableQuery,
+  reusableStatement,
+} from '../../db/reusable-query.ts';
 import type { Page } from '../../http/pagination.ts';
 
 export type BookingValues = Omit<
@@ -34,15 +40,14 @@ const BOOKING_COLUMNS = [
 ] as const satisfies readonly (keyof BookingValues)[];
 
 // A booking request writes a booking and its first history entry, then reads the booking back: these
-// statements are compiled once (see reusableQuery). The click copies are set by triggers.
-const insertBookingQuery = reusableQuery(
-  (db, values: BookingValues) => db.insertInto('bookings').values(values).returning('id'),
+// statements are compiled once (see reusableStatement). The click copies are set by triggers.
+const insertBookingStatement = reusableStatement(
+  (db, values: BookingValues) => returningNewId(db, db.insertInto('bookings').values(values)),
   BOOKING_COLUMNS,
 );
 
 async function insertBooking(db: Db, values: BookingValues): Promise<number> {
-  const [row] = await insertBookingQuery(db, values);
-  return row.id;
+  return insertedId(await executeCompiled(db, insertBookingStatement(db, values)));
 }
 
 type HistoryValues = Omit<BookingStatusHistoryTable, 'id'>;
@@ -57,15 +62,14 @@ const ENTRY_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof NewHistoryValues)[];
 
-const insertHistoryQuery = reusableQuery(
-  (db, values: HistoryValues) => db.insertInto('booking_status_history').values(values).returning('id'),
+const insertHistoryStatement = reusableStatement(
+  (db, values: HistoryValues) => returningNewId(db, db.insertInto('booking_status_history').values(values)),
   ['booking_id', ...ENTRY_COLUMNS],
 );
 
 /** Writes one history entry and returns it as stored. */
 export async function insertHistory(db: Db, values: HistoryValues): Promise<HistoryRow> {
-  const [row] = await insertHistoryQuery(db, values);
-  return { id: row.id, ...values };
+  return { id: insertedId(await executeCompiled(db, insertHistoryStatement(db, values))), ...values };
 }
 
 export interface BookingParties {

@@ -2,7 +2,13 @@ import { CompiledQuery } from 'kysely';
 import { dialectOf, prepareOnPostgres } from '../../db/create-db.ts';
 import type { Db, ListingClicksTable } from '../../db/database.ts';
 import { inSharedStatement } from '../../db/group-commit.ts';
-import { reusableQuery, reusableStatement, runCompiled } from '../../db/reusable-query.ts';
+import {
+  executeCompiled,
+  insertedId,
+  returningNewId,
+  reusableQuery,
+  reusableStatement,
+} from '../../db/reusable-query.ts';
 import { batchPerTurn } from '../../db/turn-batch.ts';
 import { TRACKING_PARAMS } from './traffic.ts';
 
@@ -20,21 +26,15 @@ const CLICK_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof ClickValues)[];
 
-// Every detail view writes a click: the insert's SQL is compiled once (see reusableStatement). SQLite
-// takes the new id from the insert itself (executeCompiled's insertId), PostgreSQL from RETURNING.
+// Every detail view writes a click: the insert's SQL is compiled once (see reusableStatement).
 const insertClickStatement = reusableStatement(
-  (db, values: ClickValues) => db.insertInto('listing_clicks').values(values),
-  CLICK_COLUMNS,
-);
-const insertClickReturningId = reusableStatement(
-  (db, values: ClickValues) => db.insertInto('listing_clicks').values(values).returning('id'),
+  (db, values: ClickValues) => returningNewId(db, db.insertInto('listing_clicks').values(values)),
   CLICK_COLUMNS,
 );
 
 /** PostgreSQL: one click on its own (a batch of one, or a click inside a transaction). */
 async function insertOneClick(db: Db, values: ClickValues): Promise<number> {
-  const [row] = await runCompiled(db, insertClickReturningId(db, values));
-  return row.id;
+  return insertedId(await executeCompiled(db, insertClickStatement(db, values)));
 }
 
 const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['listing_id', 'vendor_id', 'user_id']);
@@ -70,7 +70,7 @@ const insertClickBatchedPg = batchPerTurn(insertClicksPg, insertOneClick);
  */
 export function insertClick(db: Db, values: ClickValues): Promise<number> {
   if (dialectOf(db) === 'postgres') return insertClickBatchedPg(db, values);
-  return inSharedStatement(db, insertClickStatement(db, values)).then((result) => Number(result.insertId));
+  return inSharedStatement(db, insertClickStatement(db, values)).then(insertedId);
 }
 
 // A booking request naming its click reads it for attribution.
