@@ -27,10 +27,14 @@ export interface DetailViewClick {
   userId: number | null;
 }
 
+/** A stored click as a detail view reports it. */
+export interface ViewClick {
+  marketing_click_id: number;
+  traffic_type: TrafficType;
+}
+
 /** Stores a click; buildApp passes marketing's recordListingClick bound to the database and clock. */
-export type RecordClick = (
-  click: DetailViewClick,
-) => Promise<{ marketing_click_id: number; traffic_type: TrafficType }>;
+export type RecordClick = (click: DetailViewClick) => Promise<ViewClick>;
 
 /**
  * The availability filter, from the booking module: for a window [from, to) in epoch milliseconds, a
@@ -80,9 +84,13 @@ export interface Listing {
   [field: string]: unknown;
 }
 
-export interface ListingView extends Listing {
-  marketing_click_id: number;
-  click_traffic_type: TrafficType;
+/**
+ * A detail view: the listing as the detail cache holds it (one frozen object per listing until the catalog
+ * changes) and the click the view recorded.
+ */
+export interface ListingView {
+  listing: Listing;
+  click: ViewClick;
 }
 
 export function toListing(kind: KindDescriptor, row: repo.ListingRow): Listing {
@@ -289,11 +297,7 @@ export async function viewListing(
   const found = await visibleListing(deps, kind, publicId);
   if (!found) throw listingNotFound(kind);
   const click = await deps.recordClick({ listing: found.ref, source: 'detail_view', ...visit });
-  return {
-    ...found.listing,
-    marketing_click_id: click.marketing_click_id,
-    click_traffic_type: click.traffic_type,
-  };
+  return { listing: found.listing, click };
 }
 
 /** A vendor's public profile and a page of their active listings of the kind. */

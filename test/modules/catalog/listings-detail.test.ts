@@ -43,6 +43,7 @@ describe.each(KIND_CASES)('public detail and click capture ($kind)', (k: KindCas
   it('returns the listing plus the click it recorded, organic without tracking parameters', async () => {
     const res = await api({ method: 'GET', url: publicPath(k, listing.public_id) });
     expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = res.json();
     const { marketing_click_id, click_traffic_type, ...rest } = body;
     expect(rest).toEqual(listing);
