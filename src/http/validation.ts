@@ -26,31 +26,42 @@ interface SchemaNode {
   items?: SchemaNode;
 }
 
+/** The path of the first declared string field holding a NUL character, or null. */
+type NulCheck = (data: unknown) => string | null;
+
 /**
- * The path of the first declared string field holding a NUL character, or null. PostgreSQL cannot store
- * NUL in text, so such input would fail only there, and late; it is refused up front on both databases.
- * Free-form objects (listing details, webhook payloads) are stored as JSON text, escaped, and not walked.
+ * A NulCheck for a schema, built once per schema so that a request walks only its data: PostgreSQL cannot
+ * store NUL in text, so such input would fail only there, and late; it is refused up front on both
+ * databases. Free-form objects (listing details, webhook payloads) are stored as JSON text, escaped, and
+ * not walked. A path is only put together for a field that is found.
  */
-function nulField(schema: SchemaNode, data: unknown, path: string): string | null {
-  if (typeof data === 'string') return data.includes('\u0000') ? path : null;
-  if (Array.isArray(data)) {
-    if (!schema.items) return null;
-    for (let i = 0; i < data.length; i++) {
-      const found = nulField(schema.items, data[i], `${path}/${i}`);
+function nulCheck(schema: SchemaNode): NulCheck {
+  const items = schema.items && nulCheck(schema.items);
+  const branches = (schema.anyOf ?? []).map(nulCheck);
+  const fields = Object.entries(schema.properties ?? {}).map(
+    ([key, child]) => [key, nulCheck(child)] as const,
+  );
+  return (data) => {
+    if (typeof data === 'string') return data.includes('\u0000') ? '' : null;
+    if (Array.isArray(data)) {
+      if (!items) return null;
+      for (let i = 0; i < data.length; i++) {
+        const found = items(data[i]);
+        if (found !== null) return `/${i}${found}`;
+      }
+      return null;
+    }
+    if (typeof data !== 'object' || data === null) return null;
+    for (const branch of branches) {
+      const found = branch(data);
       if (found !== null) return found;
     }
+    for (const [key, check] of fields) {
+      const found = check((data as Record<string, unknown>)[key]);
+      if (found !== null) return `/${key}${found}`;
+    }
     return null;
-  }
-  if (typeof data !== 'object' || data === null) return null;
-  for (const branch of schema.anyOf ?? []) {
-    const found = nulField(branch, data, path);
-    if (found !== null) return found;
-  }
-  for (const [key, child] of Object.entries(schema.properties ?? {})) {
-    const found = nulField(child, (data as Record<string, unknown>)[key], `${path}/${key}`);
-    if (found !== null) return found;
-  }
-  return null;
+  };
 }
 
 type Validate = ((data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] | null };
@@ -58,12 +69,13 @@ type Validate = ((data: unknown) => boolean) & { errors?: Partial<ErrorObject>[]
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate = ajv.compile(schema);
+  const nulField = nulCheck(schema as SchemaNode);
   const check: Validate = (data) => {
     if (!validate(data)) {
       check.errors = validate.errors;
       return false;
     }
-    const field = nulField(schema as SchemaNode, data, '');
+    const field = nulField(data);
     check.errors =
       field === null
         ? null
