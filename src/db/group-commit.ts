@@ -44,12 +44,12 @@ export function inSharedTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): P
 
 /**
  * One statement sharing the commit of its turn's group on SQLite, like a unit of inSharedTransaction;
- * resolves with its result (rows, or an insert's `insertId`) once the group has committed. It needs no savepoint: a statement that fails
- * inside a transaction is undone by SQLite alone, leaving the transaction and the other units' writes as
- * they were. A group made only of statements, while no other transaction holds the connection, runs
- * synchronously on the connection from BEGIN to COMMIT: no other work can come between its statements.
- * On PostgreSQL, and inside a transaction, the statement simply runs (one statement is atomic by itself;
- * BEGIN and COMMIT would be two more round trips).
+ * resolves with its result (rows, or an insert's `insertId`) once the group has committed. It needs no
+ * savepoint: a statement that fails inside a transaction is undone by SQLite alone, leaving the
+ * transaction and the other units' writes as they were. A group made only of statements, while no other
+ * transaction holds the connection, runs synchronously on the connection from BEGIN to COMMIT: no other
+ * work can come between its statements. On PostgreSQL, and inside a transaction, the statement simply
+ * runs (one statement is atomic by itself; BEGIN and COMMIT would be two more round trips).
  */
 export function inSharedStatement<Row>(db: Db, statement: CompiledQuery<Row>): Promise<QueryResult<Row>> {
   if (isTransaction(db) || dialectOf(db) === 'postgres') return executeCompiled(db, statement);
