@@ -3,7 +3,7 @@ import { TRACKING_PARAMS, type TrackingParam } from '../catalog/index.ts';
 
 // The parameter names are the catalog's (its detail views accept them); classifying them is marketing's.
 export { TRACKING_PARAMS, type TrackingParam };
-export type TrackingParams = Partial<Record<TrackingParam, string | undefined>>;
+export type TrackingParams = Partial<Record<TrackingParam, string | null>>;
 
 /** Marketing when any tracking parameter is non-empty after trimming; organic otherwise. */
 export function classifyTraffic(params: TrackingParams): TrafficType {
