@@ -4,8 +4,8 @@ import type { Db } from './database.ts';
 /**
  * The items of one event-loop turn, per database handle: the first item schedules `flush` for the end of
  * the turn (setImmediate, after the turn's I/O callbacks), and items queued until then join its batch;
- * later ones start the next. The per-turn scheduling of group commit (inSharedTransaction) and of
- * batchPerTurn.
+ * later ones start the next. The per-turn scheduling of group commit (inSharedTransaction), of
+ * batchPerTurn and of readSharedPerTurn.
  */
 export function queuePerTurn<T>(flush: (db: Db, items: T[]) => void): (db: Db, item: T) => void {
   const pending = new WeakMap<Db, T[]>();

@@ -1,5 +1,6 @@
 import { isTransaction } from './create-db.ts';
 import type { Db } from './database.ts';
+import { queuePerTurn } from './turn-batch.ts';
 
 /**
  * One read shared by every caller of one event-loop turn. The first caller schedules the read for the end
@@ -9,19 +10,23 @@ import type { Db } from './database.ts';
  * is the caller's own.
  */
 export function readSharedPerTurn<T>(read: (db: Db) => Promise<T>): (db: Db) => Promise<T> {
-  const scheduled = new WeakMap<Db, Promise<T>>();
+  const enqueue = queuePerTurn<Waiter<T>>((db, waiters) => {
+    read(db).then(
+      (value) => {
+        for (const waiter of waiters) waiter.resolve(value);
+      },
+      (error) => {
+        for (const waiter of waiters) waiter.reject(error);
+      },
+    );
+  });
   return (db) => {
     if (isTransaction(db)) return read(db);
-    let result = scheduled.get(db);
-    if (!result) {
-      result = new Promise<T>((resolve, reject) => {
-        setImmediate(() => {
-          scheduled.delete(db);
-          read(db).then(resolve, reject);
-        });
-      });
-      scheduled.set(db, result);
-    }
-    return result;
+    return new Promise<T>((resolve, reject) => enqueue(db, { resolve, reject }));
   };
+}
+
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
 }
