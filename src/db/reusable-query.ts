@@ -69,9 +69,7 @@ export function reusableStatement<Args extends Record<string, Arg>, Row>(
  * (see directSqliteConnection), otherwise through Kysely.
  */
 export async function runCompiled<Row>(db: Db, query: CompiledQuery<Row>): Promise<Row[]> {
-  const connection = directSqliteConnection(db);
-  if (connection) return runOn(connection, query);
-  return (await db.executeQuery<Row>(query)).rows;
+  return (await executeCompiled(db, query)).rows;
 }
 
 /**
