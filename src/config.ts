@@ -23,6 +23,8 @@ export interface Config {
   migrateOnStart: boolean;
   /** PostgreSQL: run the hot statements as named prepared statements (off behind PgBouncer < 1.21) */
   pgPreparedStatements: boolean;
+  /** PostgreSQL: the most connections this process opens (instances × this must fit max_connections) */
+  pgPoolSize: number;
   /** after SIGTERM/SIGINT: how long to keep serving (readyz 503) before closing the listener */
   shutdownDrainMs: number;
   rateLimits: { login: RateLimit; refresh: RateLimit; register: RateLimit };
@@ -121,6 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     pgPreparedStatements: boolean(env, 'PG_PREPARED_STATEMENTS', true),
+    pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 500, 0, 60_000),
     rateLimits: {
       login: rateLimit(env, 'RATE_LIMIT_LOGIN', 10),

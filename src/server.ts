@@ -19,6 +19,7 @@ const config = loadConfigOrExit();
 const handle = createDb(config.databaseUrl, {
   backgroundCheckpoints: true,
   preparedStatements: config.pgPreparedStatements,
+  poolSize: config.pgPoolSize,
 });
 if (config.migrateOnStart) await migrateToLatest(handle.db);
 const app = await buildApp(config, { db: handle.db, poolStats: handle.poolStats });

@@ -28,6 +28,7 @@ export interface DbHandle {
 export interface CreateDbOptions {
   /** PostgreSQL only: schema to put first on the search_path (tests isolate each file this way). */
   searchPath?: string;
+  /** PostgreSQL only: the most connections the pool opens (default 10) */
   poolSize?: number;
   /** PostgreSQL only: how long to wait for a connection (new or from the pool) before failing (503) */
   connectTimeoutMs?: number;

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       migrateOnStart: true,
       pgPreparedStatements: true,
+      pgPoolSize: 10,
       rateLimits: { login: { max: 10 }, refresh: { max: 10 }, register: { max: 5 } },
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: '2',
       MIGRATE_ON_START: 'false',
       PG_PREPARED_STATEMENTS: 'false',
+      PG_POOL_SIZE: '25',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -48,6 +50,7 @@ describe('loadConfig', () => {
       trustProxy: 2,
       migrateOnStart: false,
       pgPreparedStatements: false,
+      pgPoolSize: 25,
     });
   });
 
@@ -61,6 +64,7 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: 'not a url' }, /^CORS_ORIGINS: /],
     [{ MIGRATE_ON_START: 'maybe' }, /^MIGRATE_ON_START: /],
     [{ PG_PREPARED_STATEMENTS: 'sometimes' }, /^PG_PREPARED_STATEMENTS: /],
+    [{ PG_POOL_SIZE: '0' }, /^PG_POOL_SIZE: /],
     [{ NODE_ENV: 'production' }, /^PAYMENT_WEBHOOK_SECRET: /],
   ])('names the bad variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
