@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import pg from 'pg';
+import { npmStartCommand, warmCompileCache } from '../scripts/compile-cache.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
@@ -92,21 +93,8 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/**
- * The Node flags (heap sizes) and environment defaults (`NAME=${NAME:-value}`: compile cache, malloc
- * arenas) that `npm start` gives the server: the bench measures the server users run.
- */
-const START: { flags: string[]; env: Record<string, string> } = (() => {
-  const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
-  const flags = /\bnode ((?:--\S+ )*)src\/server\.ts/.exec(start)?.[1] ?? '';
-  const env = Object.fromEntries(
-    [...start.matchAll(/\b([A-Z_]+)=\$\{\1:-([^}]*)\}/g)].map(([, name, value]) => [
-      name,
-      process.env[name] ?? value,
-    ]),
-  );
-  return { flags: flags.split(' ').filter(Boolean), env };
-})();
+/** `npm start`'s Node flags and environment defaults: the bench measures the server users run. */
+const START = npmStartCommand();
 
 /** Starts `node <args>` with the project's Node in its own process group, keeping its last output lines. */
 function startNode(name: string, args: string[], env: Record<string, string>) {
@@ -472,7 +460,9 @@ async function main(): Promise<number> {
   console.log(seed.seeded ? `seeded in ${(seed.ms / 1000).toFixed(1)} s` : 'reusing the seeded data');
   const fixtures = await readFixtures(database.url, profile.customers);
 
-  // 2. the real server, in its own process
+  // 2. the real server, in its own process, started after the compile cache holds all its sources (as it
+  // does for every start after `npm install`: see scripts/compile-cache.ts)
+  await warmCompileCache();
   const port = await freePort();
   const nodeArgs = (values['node-args'] ?? '').split(/\s+/).filter(Boolean);
   const server = startNode('server', [...START.flags, ...nodeArgs, 'src/server.ts'], {
