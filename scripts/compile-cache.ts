@@ -48,16 +48,15 @@ export function startServerOnce(env: Record<string, string> = {}, timeoutMs = 60
   const start = npmStartCommand();
   const child = spawn(process.execPath, [...start.flags, 'src/server.ts'], {
     cwd: ROOT,
+    // none of the caller's settings (a bad one would stop the server before it loads everything)
     env: {
-      ...process.env,
+      PATH: process.env.PATH,
       ...start.env,
       DATABASE_URL: 'sqlite::memory:',
       HOST: '127.0.0.1',
       PORT: '0',
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'development',
+      LOG_LEVEL: 'info', // its "Server listening" line
       SHUTDOWN_DRAIN_MS: '0',
-      MIGRATE_ON_START: 'true',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -89,7 +88,11 @@ export async function warmCompileCache(): Promise<void> {
 }
 
 if (import.meta.main) {
+  // An install never fails for this: the server then fills the cache at its own first start.
   const started = Date.now();
-  await warmCompileCache();
-  console.log(`compile cache filled for the server in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await warmCompileCache().then(
+    () =>
+      console.log(`compile cache filled for the server in ${((Date.now() - started) / 1000).toFixed(1)} s`),
+    (error: Error) => console.warn(`compile cache not filled (${error.message.split('\n')[0]})`),
+  );
 }
