@@ -19,8 +19,12 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY src ./src
+COPY scripts/compile-cache.ts ./scripts/
 RUN mkdir -p /data && chown node:node /data
 USER node
+# Fill the compile cache in the image: a container's first start then strips no types (see
+# scripts/compile-cache.ts: ~12 MB less resident for the life of the process).
+RUN node scripts/compile-cache.ts
 VOLUME /data
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
