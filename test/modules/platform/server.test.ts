@@ -27,7 +27,10 @@ function startServer(env: Record<string, string>) {
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
-/** Whether /readyz answers 200 within 30 s (as test/reliability/server-process.ts allows: a busy machine starts Node slowly). */
+/**
+ * Whether /readyz answers 200 within 30 s (as test/reliability/server-process.ts allows: a busy machine starts
+ * Node slowly).
+ */
 async function readyWithin30s(port: number): Promise<boolean> {
   for (let i = 0; i < 300; i++) {
     await new Promise((r) => setTimeout(r, 100));
