@@ -29,7 +29,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--reuse] [--db URL] [--only a,
                  without --db: a fixed file in the temp directory; with --db postgres://: that database
   --db URL       sqlite:<file> (seeded when new, then kept) or postgres://... (a fresh database is created
                  on that server and dropped at the end, unless --reuse)
-  --only LIST    scenarios to run, e.g. a,b (the ceiling is always measured)
+  --only LIST    scenarios to run, e.g. a,b (each with a ratio target after its own ceiling run)
   --duration S   seconds per scenario (default 10, quick 5)
   --node-args=A  extra Node flags for the server process, e.g. --node-args="--cpu-prof --cpu-prof-dir=bench/results"
 `;
@@ -367,22 +367,40 @@ async function login(base: string, email: string): Promise<string> {
 // --- report -------------------------------------------------------------------------------------------
 
 interface Row extends Measurement {
-  ratio: number;
+  /** req/s of the ceiling measured right before this scenario (scenarios with a ratio target only) */
+  ceilingRps: number | null;
+  ratio: number | null;
   target: string;
   met: boolean;
 }
 
-function judge(m: Measurement, ceilingRps: number): Row {
-  const ratio = ceilingRps > 0 ? m.rps / ceilingRps : 0;
+/** The ratio targets (to the ceiling's req/s); f has latency targets instead. */
+const RATIO_TARGETS: Record<string, number> = { a: 0.5, b: 0.5, c: 0.5, d: 0.5, e: 0.2 };
+
+function judge(m: Measurement, ceilingRps: number | null): Row {
+  const ratio = ceilingRps ? m.rps / ceilingRps : null;
   const clean = m.errors === 0 && m.non2xx === 0;
-  const min = { a: 0.5, b: 0.5, c: 0.5, d: 0.5, e: 0.2 }[m.key];
-  if (min !== undefined) return { ...m, ratio, target: `>= ${min} x ceiling`, met: clean && ratio >= min };
+  const min = RATIO_TARGETS[m.key];
+  if (min !== undefined)
+    return {
+      ...m,
+      ceilingRps,
+      ratio,
+      target: `>= ${min} x ceiling`,
+      met: clean && ratio !== null && ratio >= min,
+    };
   if (m.key === 'f')
-    return { ...m, ratio, target: 'p50 <= 25, p99 <= 100 ms', met: clean && m.p50 <= 25 && m.p99 <= 100 };
-  return { ...m, ratio, target: '', met: clean };
+    return {
+      ...m,
+      ceilingRps,
+      ratio,
+      target: 'p50 <= 25, p99 <= 100 ms',
+      met: clean && m.p50 <= 25 && m.p99 <= 100,
+    };
+  return { ...m, ceilingRps, ratio, target: '', met: clean };
 }
 
-function printTable(rows: Row[], ceiling: Measurement, peakRssMb: number | null): void {
+function printTable(rows: Row[], ceilings: Measurement[], peakRssMb: number | null): void {
   const header = [
     'scenario',
     'conn',
@@ -392,11 +410,12 @@ function printTable(rows: Row[], ceiling: Measurement, peakRssMb: number | null)
     'errors',
     'non-2xx',
     'statuses',
+    'ceiling',
     'ratio',
     'target',
     'ok',
   ];
-  const line = (r: Measurement, ratio: string, target: string, ok: string) => [
+  const body = rows.map((r) => [
     `${r.key} ${r.title}`,
     String(r.connections),
     String(r.rps),
@@ -407,17 +426,23 @@ function printTable(rows: Row[], ceiling: Measurement, peakRssMb: number | null)
     Object.entries(r.statuses)
       .map(([code, n]) => `${code}:${n}`)
       .join(' '),
-    ratio,
-    target,
-    ok,
-  ];
-  const body = [
-    line(ceiling, '1.00', '', ''),
-    ...rows.map((r) => line(r, r.ratio.toFixed(2), r.target, r.met ? 'yes' : 'NO')),
-  ];
+    r.ceilingRps === null ? '' : String(r.ceilingRps),
+    r.ratio === null ? '' : r.ratio.toFixed(2),
+    r.target,
+    r.met ? 'yes' : 'NO',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const numeric = new Set([1, 2, 3, 4, 5, 6, 8]);
   const fmt = (cells: string[]) =>
-    cells.map((c, i) => (i >= 1 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+    cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  if (ceilings.length) {
+    const rps = ceilings.map((c) => c.rps);
+    const clean = ceilings.every((c) => c.errors === 0 && c.non2xx === 0);
+    console.log(
+      `\nceiling (node:http, same body size), measured before each scenario with a ratio target: ` +
+        `${Math.min(...rps)}-${Math.max(...rps)} req/s${clean ? '' : ' (with errors)'}`,
+    );
+  }
   console.log(`\n${fmt(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const b of body) console.log(fmt(b));
   const rss = peakRssMb === null ? 'unknown' : `${peakRssMb.toFixed(1)} MB`;
@@ -623,16 +648,22 @@ async function main(): Promise<number> {
   ];
 
   console.log(`\nrunning: ${profile.warmup} s warm-up + ${seconds} s each`);
-  const ceiling = await measure(
-    'ceiling',
-    'node:http, same body size',
-    `http://127.0.0.1:${ceilingPort}`,
-    profile.connections,
-    rotating((n) => ({ method: 'GET', path: detailPath(n) })),
-    profile,
-    seconds,
-  );
-  await stopProcess(ceilingProcess.child);
+  // The machine's speed drifts during a run (the host's slow phases last seconds to minutes), so each
+  // ratio is taken against the ceiling measured right before its scenario, not one measured at the start.
+  const ceilings: Measurement[] = [];
+  const measureCeiling = async () => {
+    const ceiling = await measure(
+      'ceiling',
+      'node:http, same body size',
+      `http://127.0.0.1:${ceilingPort}`,
+      profile.connections,
+      rotating((n) => ({ method: 'GET', path: detailPath(n) })),
+      profile,
+      seconds,
+    );
+    ceilings.push(ceiling);
+    return ceiling.rps;
+  };
   const rows: Row[] = [];
   const memoryLine = (after: string) => {
     const mb = (field: 'VmRSS' | 'VmHWM') => ((procStatusKb(pid, field) ?? 0) / 1024).toFixed(0);
@@ -641,11 +672,13 @@ async function main(): Promise<number> {
   memoryLine('start-up and logins');
   for (const s of scenarios) {
     if (only && !only.has(s.key)) continue;
+    const ceilingRps = RATIO_TARGETS[s.key] === undefined ? null : await measureCeiling();
     rows.push(
-      judge(await measure(s.key, s.title, base, s.connections, s.requests, profile, seconds), ceiling.rps),
+      judge(await measure(s.key, s.title, base, s.connections, s.requests, profile, seconds), ceilingRps),
     );
     memoryLine(s.key);
   }
+  await stopProcess(ceilingProcess.child);
 
   // 6. memory, report
   clearInterval(poller);
@@ -653,7 +686,7 @@ async function main(): Promise<number> {
   const peakKb = Math.max(hwmKb ?? 0, polledRssKb);
   const peakRssMb = peakKb > 0 ? peakKb / 1024 : null;
   await stopProcess(server.child);
-  printTable(rows, ceiling, peakRssMb);
+  printTable(rows, ceilings, peakRssMb);
   if (server.output.lines > 0) {
     console.log(`\nthe server logged ${server.output.lines} lines at warn or above; the last ones:`);
     for (const line of server.output.tail.slice(-5)) console.log(`  ${line.slice(0, 300)}`);
@@ -675,7 +708,7 @@ async function main(): Promise<number> {
     seed: { sizes: profile.seed, seeded: seed.seeded, seconds: seed.ms / 1000 },
     settings: { warmupSeconds: profile.warmup, seconds, connections: profile.connections, nodeArgs },
     detailResponse: { status: sample.status, bytes: sampleBody.length },
-    ceiling: { ...ceiling, bodyBytes },
+    ceiling: { bodyBytes, runs: ceilings },
     scenarios: rows,
     server: {
       peakRssMb: peakRssMb === null ? null : Math.round(peakRssMb * 10) / 10,
