@@ -426,24 +426,13 @@ const RATIO_TARGETS: Record<string, number> = { a: 0.5, b: 0.5, c: 0.5, d: 0.5, 
 function judge(m: Measurement, ceilingRps: number | null): Row {
   const ratio = ceilingRps ? m.rps / ceilingRps : null;
   const clean = m.errors === 0 && m.non2xx === 0;
+  const measured = { ...m, ceilingRps, ratio };
   const min = RATIO_TARGETS[m.key];
   if (min !== undefined)
-    return {
-      ...m,
-      ceilingRps,
-      ratio,
-      target: `>= ${min} x ceiling`,
-      met: clean && ratio !== null && ratio >= min,
-    };
+    return { ...measured, target: `>= ${min} x ceiling`, met: clean && ratio !== null && ratio >= min };
   if (m.key === 'f')
-    return {
-      ...m,
-      ceilingRps,
-      ratio,
-      target: 'p50 <= 25, p99 <= 100 ms',
-      met: clean && m.p50 <= 25 && m.p99 <= 100,
-    };
-  return { ...m, ceilingRps, ratio, target: '', met: clean };
+    return { ...measured, target: 'p50 <= 25, p99 <= 100 ms', met: clean && m.p50 <= 25 && m.p99 <= 100 };
+  return { ...measured, target: '', met: clean };
 }
 
 function printTable(rows: Row[], ceilings: Measurement[], peakRssMb: number | null): void {
