@@ -194,11 +194,12 @@ interface BenchDatabase {
   forRun(): Promise<string>;
 }
 
-async function dropPgDatabase(serverUrl: string, name: string): Promise<void> {
+/** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own. */
+async function onPgServer(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(`drop database if exists ${name} with (force)`);
+    await client.query(statement);
   } finally {
     await client.end();
   }
@@ -206,14 +207,11 @@ async function dropPgDatabase(serverUrl: string, name: string): Promise<void> {
 
 /** A new PostgreSQL database on the server of `serverUrl` (from `template` if given), dropped at the end. */
 async function createPgDatabase(serverUrl: string, name: string, template?: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
-  } finally {
-    await admin.end();
-  }
-  cleanups.push({ name: `drop database ${name}`, run: () => dropPgDatabase(serverUrl, name) });
+  await onPgServer(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
+  cleanups.push({
+    name: `drop database ${name}`,
+    run: () => onPgServer(serverUrl, `drop database if exists ${name} with (force)`),
+  });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
