@@ -120,9 +120,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return reply.status(503).send({ detail: 'Database unavailable.', code: 'service_unavailable' });
     }
   });
-  app.get('/api/v1/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
 
   await app.register(accountsRoutes, {
     prefix: '/api/v1/accounts',

@@ -11,7 +11,7 @@ export interface RouteEntry {
   url: string;
   auth: AuthRule;
   schema?: FastifySchema;
-  /** served by a plugin (docs pages, CORS preflight), not by a module */
+  /** documentation (the OpenAPI document, the docs pages) or CORS preflight, not a module's route */
   internal: boolean;
 }
 
@@ -81,7 +81,10 @@ function operationId(method: string, url: string): string {
   return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
-const INTERNAL_PREFIXES = ['/api/docs'];
+export const OPENAPI_DOCUMENT_URL = '/api/v1/openapi.json';
+const DOCS_PREFIX = '/api/docs';
+// The document's examples are made up (passwords, client secrets), not anybody's data.
+const INTERNAL_PREFIXES = [DOCS_PREFIX, OPENAPI_DOCUMENT_URL];
 
 /**
  * Every route must declare `config.auth`; its OpenAPI entry gets the security requirement, an operation id
@@ -96,7 +99,7 @@ export function registerRouteConventions(app: FastifyInstance): void {
       table.push({ method, url: route.url, auth, schema: route.schema, internal });
   };
   app.addHook('onRoute', (route: RouteOptions) => {
-    // The docs pages and CORS preflight (OPTIONS *) come from plugins and are public by nature.
+    // The documentation and CORS preflight (OPTIONS *) are public by nature.
     if (INTERNAL_PREFIXES.some((p) => route.url.startsWith(p)) || route.method === 'OPTIONS') {
       route.config = { ...route.config, auth: 'public' };
       record(route, 'public', true);
@@ -196,7 +199,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       return document.openapiObject;
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', theme: { title: API_TITLE } });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, theme: { title: API_TITLE } });
+  app.get(OPENAPI_DOCUMENT_URL, { config: { auth: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 }
 
 interface OpenApiMedia {
