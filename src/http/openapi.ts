@@ -58,7 +58,7 @@ const ERROR_EXAMPLES: Record<number, { detail: string; code: string; errors?: ob
   401: { detail: 'Authentication credentials were not provided.', code: 'not_authenticated' },
   403: { detail: 'You do not have permission to perform this action.', code: 'permission_denied' },
   404: { detail: 'Not found.', code: 'not_found' },
-  409: { detail: 'The booking cannot be approved in its current status.', code: 'invalid_state' },
+  409: { detail: 'Cannot approve a booking that is cancelled.', code: 'invalid_state' },
   413: { detail: 'Request body is too large', code: 'payload_too_large' },
   415: { detail: 'Unsupported Media Type', code: 'unsupported_media_type' },
   429: { detail: 'Request was throttled. Expected available in 60 seconds.', code: 'throttled' },
