@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import metrics from 'fastify-metrics';
@@ -14,7 +12,7 @@ import { type AuthUser, registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { createLogging } from './http/logging.ts';
-import { registerRouteConventions } from './http/openapi.ts';
+import { registerOpenApi, registerRouteConventions } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -99,39 +97,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         },
       ),
   });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Water-sports booking API',
-        version: '1.0.0',
-        description:
-          'Equipment rentals and adventures: listings, availability, bookings, mock card payments and ' +
-          'click-to-booking analytics. Every error has the body {detail, code, errors?}. Paths work with and ' +
-          'without a trailing slash.',
-      },
-      servers: [{ url: '/', description: 'this server' }],
-      tags: [
-        { name: 'accounts', description: 'Registration, tokens, the current user and vendor profile' },
-        { name: 'categories', description: 'Listing categories (staff manage them)' },
-        { name: 'equipment', description: 'Equipment items, priced per day' },
-        {
-          name: 'adventures',
-          description: 'Adventure offerings, priced per person (path segment: adventrues)',
-        },
-        { name: 'availability slots', description: "Vendors' availability slots and the public slot list" },
-        { name: 'bookings', description: 'Availability checks, booking requests and their lifecycle' },
-        { name: 'payments', description: 'Mock card payments and the gateway webhook' },
-        { name: 'marketing', description: 'Click tracking and click-to-booking analytics' },
-      ],
-      components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      },
-    },
-    // Every path is served with and without its trailing slash; the document names them without it.
-    transform: ({ schema, url }) => ({ schema, url: url.length > 1 ? url.replace(/\/$/, '') : url }),
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await registerOpenApi(app);
   await registerMetrics(app, deps.poolStats);
 
   const keys = {
@@ -154,9 +120,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return reply.status(503).send({ detail: 'Database unavailable.', code: 'service_unavailable' });
     }
   });
-  app.get('/api/v1/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
 
   await app.register(accountsRoutes, {
     prefix: '/api/v1/accounts',

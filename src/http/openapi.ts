@@ -1,6 +1,8 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { AUTH_RULES, type AuthRule } from './auth.ts';
-import { ErrorBodySchema } from './schemas.ts';
+import { allNamedSchemas, ErrorBodySchema, Ref, SERVICE_CHECKS } from './schemas.ts';
 
 /** One registered route as the server enforces it: what the security tests enumerate. */
 export interface RouteEntry {
@@ -9,7 +11,7 @@ export interface RouteEntry {
   url: string;
   auth: AuthRule;
   schema?: FastifySchema;
-  /** served by a plugin (docs pages, CORS preflight), not by a module */
+  /** documentation (the OpenAPI document, the docs pages) or CORS preflight, not a module's route */
   internal: boolean;
 }
 
@@ -17,6 +19,10 @@ declare module 'fastify' {
   interface FastifySchema {
     /** error statuses a route answers beyond those its auth rule and shape imply (e.g. 409) */
     'x-errors'?: number[];
+    /** a public route that identifies the caller when a valid token is sent (a bad one is ignored) */
+    'x-optional-auth'?: boolean;
+    /** a route with a body schema that takes a request without a body as an empty object */
+    'x-optional-body'?: boolean;
   }
   interface FastifyInstance {
     /** every route registered so far, one entry per method */
@@ -32,10 +38,39 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict with the current state.',
   413: 'Body over 1 MiB.',
   415: 'Body is not JSON.',
-  429: 'Rate limit hit; see Retry-After.',
+  429: 'Rate limit hit; retry after the seconds in Retry-After.',
   500: 'Unexpected server error.',
-  503: 'Database unavailable; retry shortly.',
+  503: 'Database unavailable; retry after the seconds in Retry-After.',
 };
+
+const RETRY_AFTER = { type: 'integer', minimum: 0, description: 'seconds to wait before trying again' };
+/** The headers each error status carries (error-handler.ts and the rate limiter set them). */
+const ERROR_HEADERS: Record<number, Record<string, object>> = {
+  401: {
+    'WWW-Authenticate': { type: 'string', const: 'Bearer', description: 'the scheme to authenticate with' },
+  },
+  429: { 'Retry-After': RETRY_AFTER },
+  503: { 'Retry-After': RETRY_AFTER },
+};
+
+const ERROR_EXAMPLES: Record<number, { detail: string; code: string; errors?: object }> = {
+  400: { detail: 'Invalid input.', code: 'invalid', errors: { starts_at: ['This field is required.'] } },
+  401: { detail: 'Authentication credentials were not provided.', code: 'not_authenticated' },
+  403: { detail: 'You do not have permission to perform this action.', code: 'permission_denied' },
+  404: { detail: 'Not found.', code: 'not_found' },
+  409: { detail: 'Cannot approve a booking that is cancelled.', code: 'invalid_state' },
+  413: { detail: 'Request body is too large', code: 'payload_too_large' },
+  415: { detail: 'Unsupported Media Type', code: 'unsupported_media_type' },
+  429: { detail: 'Request was throttled. Expected available in 60 seconds.', code: 'throttled' },
+  500: { detail: 'Internal server error.', code: 'server_error' },
+  503: { detail: 'The service is temporarily unavailable; try again shortly.', code: 'service_unavailable' },
+};
+
+const errorResponse = (code: number) => ({
+  ...Ref(ErrorBodySchema),
+  description: ERROR_DESCRIPTIONS[code] ?? 'Error.',
+  ...(ERROR_HEADERS[code] && { headers: ERROR_HEADERS[code] }),
+});
 
 function operationId(method: string, url: string): string {
   const words = url
@@ -46,7 +81,10 @@ function operationId(method: string, url: string): string {
   return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
-const INTERNAL_PREFIXES = ['/api/docs'];
+export const OPENAPI_DOCUMENT_URL = '/api/v1/openapi.json';
+const DOCS_PREFIX = '/api/docs';
+// The document's examples are made up (passwords, client secrets), not anybody's data.
+const INTERNAL_PREFIXES = [DOCS_PREFIX, OPENAPI_DOCUMENT_URL];
 
 /**
  * Every route must declare `config.auth`; its OpenAPI entry gets the security requirement, an operation id
@@ -61,7 +99,7 @@ export function registerRouteConventions(app: FastifyInstance): void {
       table.push({ method, url: route.url, auth, schema: route.schema, internal });
   };
   app.addHook('onRoute', (route: RouteOptions) => {
-    // The docs pages and CORS preflight (OPTIONS *) come from plugins and are public by nature.
+    // The documentation and CORS preflight (OPTIONS *) are public by nature.
     if (INTERNAL_PREFIXES.some((p) => route.url.startsWith(p)) || route.method === 'OPTIONS') {
       route.config = { ...route.config, auth: 'public' };
       record(route, 'public', true);
@@ -77,8 +115,11 @@ export function registerRouteConventions(app: FastifyInstance): void {
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
     schema.operationId ??= operationId(method, route.url);
     schema.description ??= schema.summary;
-    // Public operations say so explicitly (an empty requirement), the others name the bearer token.
-    schema.security = auth === 'public' ? [] : [{ bearerAuth: [] }];
+    // Public operations say so explicitly (an empty requirement), the others name the bearer token; a
+    // public operation that uses a token when one is sent lists both.
+    schema.security =
+      auth !== 'public' ? [{ bearerAuth: [] }] : schema['x-optional-auth'] ? [{}, { bearerAuth: [] }] : [];
+    delete schema['x-optional-auth'];
     const codes = new Set<number>([400, 500, 503]);
     if (route.schema.body) for (const c of [413, 415]) codes.add(c);
     if (auth !== 'public') for (const c of [401, 403]) codes.add(c);
@@ -87,9 +128,118 @@ export function registerRouteConventions(app: FastifyInstance): void {
     for (const c of (schema['x-errors'] as number[] | undefined) ?? []) codes.add(c);
     delete schema['x-errors'];
     const response = (schema.response ?? {}) as Record<string, unknown>;
-    for (const code of codes) {
-      response[code] ??= { ...ErrorBodySchema, description: ERROR_DESCRIPTIONS[code] ?? 'Error.' };
-    }
+    for (const code of codes) response[code] ??= errorResponse(code);
     schema.response = response;
   });
+}
+
+/** A request schema as the document shows it: each field's service-checked rules written in. */
+function withServiceChecks(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withServiceChecks);
+  if (typeof node !== 'object' || node === null) return node;
+  const { [SERVICE_CHECKS]: rules, ...rest } = node as Record<string, unknown>;
+  const copy = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, withServiceChecks(v)]));
+  return rules ? { ...copy, ...(rules as object) } : copy;
+}
+
+export const API_TITLE = 'Waterbook API';
+
+/**
+ * The OpenAPI document at /api/v1/openapi.json and the docs pages at /api/docs/. Registered before the
+ * modules' routes: the named schemas are added here, and the responses referencing them resolve against
+ * them.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  for (const schema of allNamedSchemas()) app.addSchema(schema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: API_TITLE,
+        version: '1.0.0',
+        description:
+          'Waterbook: equipment rentals and adventures: listings, availability, bookings, mock card payments ' +
+          'and click-to-booking analytics. Every error has the body {detail, code, errors?}. Paths are listed ' +
+          'with their trailing slash; they work without it too.',
+      },
+      servers: [{ url: '/', description: 'this server' }],
+      tags: [
+        { name: 'accounts', description: 'Registration, tokens, the current user and vendor profile' },
+        { name: 'categories', description: 'Listing categories (staff manage them)' },
+        { name: 'equipment', description: 'Equipment items, priced per day' },
+        {
+          name: 'adventures',
+          description: 'Adventure offerings, priced per person (path segment: adventrues)',
+        },
+        { name: 'availability slots', description: "Vendors' availability slots and the public slot list" },
+        { name: 'bookings', description: 'Availability checks, booking requests and their lifecycle' },
+        { name: 'payments', description: 'Mock card payments and the gateway webhook' },
+        { name: 'marketing', description: 'Click tracking and click-to-booking analytics' },
+      ],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    // Named schemas keep their names in components.schemas (instead of def-0, def-1, ...).
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
+    transform: ({ schema, url }) => ({
+      url,
+      schema: {
+        ...schema,
+        ...(schema.body !== undefined && { body: withServiceChecks(schema.body) }),
+        ...(schema.querystring !== undefined && { querystring: withServiceChecks(schema.querystring) }),
+      },
+    }),
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      completeOperations(document.openapiObject as OpenApiDocument);
+      return document.openapiObject;
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, theme: { title: API_TITLE } });
+  app.get(OPENAPI_DOCUMENT_URL, { config: { auth: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+}
+
+interface OpenApiMedia {
+  schema?: { $ref?: string };
+  example?: unknown;
+}
+interface OpenApiOperation {
+  'x-optional-body'?: boolean;
+  requestBody?: { required?: boolean };
+  responses: Record<string, { description: string; content?: Record<string, OpenApiMedia> }>;
+}
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, { examples?: unknown[] }> };
+}
+
+const SUCCESS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+
+/**
+ * What @fastify/swagger leaves out of each operation: it marks every request body required (a route
+ * schema's `x-optional-body`, copied onto the operation as every `x-` key is, says which are not), it
+ * shows no example for a response that references a named schema, and it describes such a response as
+ * "Default Response".
+ */
+function completeOperations(document: OpenApiDocument): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const path of Object.values(document.paths ?? {}))
+    for (const operation of Object.values(path)) {
+      if (operation['x-optional-body'] && operation.requestBody) operation.requestBody.required = false;
+      delete operation['x-optional-body'];
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const media = response.content?.['application/json'];
+        const name = media?.schema?.$ref?.replace('#/components/schemas/', '');
+        if (!media || !name) continue;
+        if (response.description === 'Default Response')
+          response.description = `${SUCCESS_TEXT[status]}: ${name}`;
+        media.example ??= ERROR_EXAMPLES[Number(status)] ?? schemas[name]?.examples?.[0];
+      }
+    }
 }

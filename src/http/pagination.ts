@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
+import { Named, Ref } from './schemas.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -52,12 +53,26 @@ export function paginated<T>(request: FastifyRequest, page: Page, count: number,
   };
 }
 
-/** Response schema of a paginated list of `item`. */
-export function PaginatedSchema<T extends ReturnType<typeof Type.Object>>(item: T) {
-  return Type.Object({
-    count: Type.Integer(),
-    next: Type.Union([Type.String(), Type.Null()]),
-    previous: Type.Union([Type.String(), Type.Null()]),
-    results: Type.Array(item),
-  });
+/** The named response schema of a paginated list of a named `item` (`<item>Page`); one per item. */
+export function PaginatedSchema<T extends TSchema>(item: T) {
+  const { $id, examples = [] } = item as { $id?: string; examples?: unknown[] };
+  return Named(
+    `${$id}Page`,
+    Type.Object(
+      {
+        count: Type.Integer({ description: 'items in every page together' }),
+        next: Type.Union([Type.String(), Type.Null()], { description: 'absolute URL of the next page' }),
+        previous: Type.Union([Type.String(), Type.Null()], {
+          description: 'absolute URL of the previous page',
+        }),
+        results: Type.Array(Ref(item)),
+      },
+      {
+        description: 'One page of a list, with links to its neighbours.',
+        ...(examples.length > 0 && {
+          examples: examples.map((example) => ({ count: 1, next: null, previous: null, results: [example] })),
+        }),
+      },
+    ),
+  );
 }

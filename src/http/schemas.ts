@@ -1,14 +1,79 @@
-import { Type } from 'typebox';
+import { type Static, type TSchema, type TSchemaOptions, type TUnsafe, Type } from 'typebox';
 
 // Schema pieces shared by every module's route schemas.
 
-export const ErrorBodySchema = Type.Object(
-  {
-    detail: Type.String(),
-    code: Type.String(),
-    errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
-  },
-  { description: 'The body of every error response.' },
+const namedSchemas = new Map<string, TSchema>();
+
+/**
+ * A schema the OpenAPI document names: it is listed once under `components.schemas` and responses point
+ * at it with `Ref`. Every named schema is added to each app (`registerOpenApi`), where Fastify's response
+ * serializers resolve the references when they are compiled. Request schemas (body, query, params) stay
+ * inline: their validators (validation.ts) are compiled without the shared schemas.
+ */
+export function Named<T extends TSchema>(id: string, schema: T): T {
+  if (namedSchemas.has(id)) throw new Error(`two schemas are named ${id}`);
+  // a copy with every property, TypeBox's non-enumerable kind marker included
+  const named: T = Object.create(Object.getPrototypeOf(schema), Object.getOwnPropertyDescriptors(schema));
+  Object.assign(named, { $id: id });
+  namedSchemas.set(id, named);
+  return named;
+}
+
+/** A reference to a named schema, typed as the schema itself. */
+export function Ref<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
+  const id = (schema as { $id?: string }).$id;
+  if (id === undefined || namedSchemas.get(id) !== schema) throw new Error('Ref() takes a Named() schema');
+  return Type.Unsafe<Static<T>>({ $ref: `${id}#` });
+}
+
+/** The first example a schema carries (TypeBox's types leave `examples` out). */
+export const exampleOf = (schema: TSchema): unknown => (schema as { examples?: unknown[] }).examples?.[0];
+
+/** Every named schema, in the order they were named. */
+export const allNamedSchemas = (): TSchema[] => [...namedSchemas.values()];
+
+/**
+ * A string from a fixed list. Written as a plain `enum` of strings (not a union of constants): the
+ * document shows the values as one enum, and a response serializer writes the string without trying
+ * branches.
+ */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: TSchemaOptions = {}) =>
+  Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+
+/** The key under which a request field carries the rules its service checks (see `serviceChecks`). */
+export const SERVICE_CHECKS = 'x-service-checks';
+
+/**
+ * Rules of a request field that its service checks itself, answering with its own messages (the request
+ * validator must not refuse the value first, with a generic message). They are kept out of validation and
+ * written into the OpenAPI document, so the document is as strict as the server. Spread into the field's
+ * options: `Type.String({ minLength: 1, ...serviceChecks({ minLength: 8 }) })`.
+ */
+export const serviceChecks = (rules: Record<string, unknown>) => ({ [SERVICE_CHECKS]: rules });
+
+export const ErrorBodySchema = Named(
+  'Error',
+  Type.Object(
+    {
+      detail: Type.String({ description: 'a sentence for people' }),
+      code: Type.String({ description: 'a stable code for programs, e.g. not_found or booking_conflict' }),
+      errors: Type.Optional(
+        Type.Record(Type.String(), Type.Array(Type.String()), {
+          description: 'on 400s: the bad fields, each with its messages',
+        }),
+      ),
+    },
+    {
+      description: 'The body of every error response.',
+      examples: [
+        {
+          detail: 'Invalid input.',
+          code: 'invalid',
+          errors: { password: ['Password must be at least 8 characters long.'] },
+        },
+      ],
+    },
+  ),
 );
 
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.ts';
 import { callerOf } from '../../http/auth.ts';
+import { Ref } from '../../http/schemas.ts';
 import * as schemas from './accounts.schemas.ts';
 import * as accounts from './accounts.service.ts';
 
@@ -25,7 +26,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
         tags,
         summary: 'Register a vendor account',
         body: schemas.RegisterVendorBody,
-        response: { 201: schemas.UserSchema },
+        response: { 201: Ref(schemas.VendorUserSchema) },
       },
     },
     async (request, reply) => reply.status(201).send(await accounts.registerVendor(deps, request.body)),
@@ -39,7 +40,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
         tags,
         summary: 'Register a customer account',
         body: schemas.RegisterCustomerBody,
-        response: { 201: schemas.UserSchema },
+        response: { 201: Ref(schemas.UserSchema) },
       },
     },
     async (request, reply) => reply.status(201).send(await accounts.registerCustomer(deps, request.body)),
@@ -51,9 +52,9 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
       config: { auth: 'public', rateLimit: limit(rateLimits.login) },
       schema: {
         tags,
-        summary: 'Log in: a token pair',
+        summary: 'Log in and get a token pair',
         body: schemas.LoginBody,
-        response: { 200: schemas.TokenPairSchema },
+        response: { 200: Ref(schemas.TokenPairSchema) },
         'x-errors': [401],
       },
     },
@@ -66,9 +67,10 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
       config: { auth: 'public', rateLimit: limit(rateLimits.refresh) },
       schema: {
         tags,
-        summary: 'Rotate a refresh token: a new pair; the presented refresh token is revoked',
+        summary: 'Rotate a refresh token',
+        description: 'Answers a new token pair; the presented refresh token is revoked.',
         body: schemas.RefreshBody,
-        response: { 200: schemas.TokenPairSchema },
+        response: { 200: Ref(schemas.TokenPairSchema) },
         'x-errors': [401],
       },
     },
@@ -79,7 +81,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
     '/me/',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'The current user', response: { 200: schemas.UserSchema } },
+      schema: { tags, summary: 'Get the current user', response: { 200: Ref(schemas.UserSchema) } },
     },
     async (request) => accounts.getMe(deps, callerOf(request).id),
   );
@@ -90,8 +92,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
       config: { auth: 'vendor' },
       schema: {
         tags,
-        summary: "The caller's vendor profile",
-        response: { 200: schemas.VendorProfileSchema },
+        summary: "Get the caller's vendor profile",
+        response: { 200: Ref(schemas.VendorProfileSchema) },
       },
     },
     async (request) => accounts.getOwnProfile(deps, callerOf(request).id),
@@ -103,9 +105,10 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
       config: { auth: 'vendor' },
       schema: {
         tags,
-        summary: "Update the caller's vendor profile (a new business_name re-derives the slug)",
+        summary: "Update the caller's vendor profile",
+        description: 'A new business_name re-derives the slug.',
         body: schemas.UpdateVendorProfileBody,
-        response: { 200: schemas.VendorProfileSchema },
+        response: { 200: Ref(schemas.VendorProfileSchema) },
       },
     },
     async (request) => accounts.updateOwnProfile(deps, callerOf(request).id, request.body),

@@ -1,28 +1,60 @@
 import { Type } from 'typebox';
-import { DateTimeOut, Nullable, Text } from '../../http/schemas.ts';
+import { DateTimeOut, Named, Nullable, Ref, serviceChecks, Text } from '../../http/schemas.ts';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
+// The service checks a new password (passwords.ts) and names each rule it breaks; the document states
+// the same rules.
+const NewPassword = Type.String({
+  minLength: 1,
+  maxLength: 1024,
+  writeOnly: true,
+  description: 'at least 8 characters, not entirely numeric, different from the email',
+  ...serviceChecks({ minLength: 8, pattern: '\\D' }),
+});
+// Logging in checks the password against the stored hash only: any non-empty string is a fair attempt.
 const Password = Type.String({ minLength: 1, maxLength: 1024, writeOnly: true });
 const OptionalText = (max: number) => Type.Optional(Text(max));
 const ContactEmail = Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 254 })]);
 
-export const VendorProfileSchema = Type.Object({
-  business_name: Type.String(),
-  slug: Type.String(),
-  description: Type.String(),
-  contact_phone: Type.String(),
-  contact_email: Type.String(),
-  address_line1: Type.String(),
-  address_line2: Type.String(),
-  city: Type.String(),
-  state: Type.String(),
-  postal_code: Type.String(),
-  country: Type.String(),
-  created_at: DateTimeOut,
-  updated_at: DateTimeOut,
-});
+const PROFILE_EXAMPLE = {
+  business_name: 'Blue Lagoon Watersports',
+  slug: 'blue-lagoon-watersports',
+  description: 'Kayaks, paddle boards and guided tours on the lagoon.',
+  contact_phone: '+1 555 0100',
+  contact_email: 'hello@bluelagoon.example',
+  address_line1: '1 Harbour Road',
+  address_line2: '',
+  city: 'Port Blue',
+  state: 'CA',
+  postal_code: '90210',
+  country: 'US',
+  created_at: '2026-05-01T09:00:00.000Z',
+  updated_at: '2026-05-01T09:00:00.000Z',
+};
 
-export const UserSchema = Type.Object({
+export const VendorProfileSchema = Named(
+  'VendorProfile',
+  Type.Object(
+    {
+      business_name: Type.String(),
+      slug: Type.String({ description: 'derived from business_name; used in storefront paths' }),
+      description: Type.String(),
+      contact_phone: Type.String(),
+      contact_email: Type.String(),
+      address_line1: Type.String(),
+      address_line2: Type.String(),
+      city: Type.String(),
+      state: Type.String(),
+      postal_code: Type.String(),
+      country: Type.String(),
+      created_at: DateTimeOut,
+      updated_at: DateTimeOut,
+    },
+    { examples: [PROFILE_EXAMPLE] },
+  ),
+);
+
+const userFieldsOut = {
   id: Type.Integer(),
   email: Type.String(),
   first_name: Type.String(),
@@ -30,13 +62,58 @@ export const UserSchema = Type.Object({
   phone_number: Type.String(),
   is_vendor: Type.Boolean(),
   is_customer: Type.Boolean(),
-  vendor_profile: Nullable(VendorProfileSchema),
-  date_joined: DateTimeOut,
-});
+};
+
+const CUSTOMER_EXAMPLE = {
+  id: 7,
+  email: 'sam@example.com',
+  first_name: 'Sam',
+  last_name: 'Rivers',
+  phone_number: '',
+  is_vendor: false,
+  is_customer: true,
+  vendor_profile: null,
+  date_joined: '2026-05-02T10:30:00.000Z',
+};
+
+export const UserSchema = Named(
+  'User',
+  Type.Object(
+    {
+      ...userFieldsOut,
+      vendor_profile: Nullable(Ref(VendorProfileSchema)),
+      date_joined: DateTimeOut,
+    },
+    { description: 'An account; vendor_profile is set for vendors only.', examples: [CUSTOMER_EXAMPLE] },
+  ),
+);
+
+/** A vendor account as its registration answers it: the profile is always there. */
+export const VendorUserSchema = Named(
+  'VendorUser',
+  Type.Object(
+    { ...userFieldsOut, vendor_profile: Ref(VendorProfileSchema), date_joined: DateTimeOut },
+    {
+      description: 'A vendor account with its profile.',
+      examples: [
+        {
+          ...CUSTOMER_EXAMPLE,
+          id: 3,
+          email: 'owner@bluelagoon.example',
+          first_name: 'Alex',
+          last_name: 'Marin',
+          is_vendor: true,
+          is_customer: false,
+          vendor_profile: PROFILE_EXAMPLE,
+        },
+      ],
+    },
+  ),
+);
 
 const userFields = {
   email: Email,
-  password: Password,
+  password: NewPassword,
   first_name: OptionalText(150),
   last_name: OptionalText(150),
   phone_number: OptionalText(40),
@@ -54,19 +131,59 @@ const profileFields = {
   country: OptionalText(120),
 };
 
-export const RegisterCustomerBody = Type.Object(userFields);
-
-export const RegisterVendorBody = Type.Object({
-  ...userFields,
-  business_name: Type.String({ minLength: 1, maxLength: 200 }),
-  ...profileFields,
+export const RegisterCustomerBody = Type.Object(userFields, {
+  examples: [{ email: 'sam@example.com', password: 'correct-horse-battery', first_name: 'Sam' }],
 });
 
-export const UpdateVendorProfileBody = Type.Object({
-  business_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  ...profileFields,
-});
+export const RegisterVendorBody = Type.Object(
+  {
+    ...userFields,
+    business_name: Type.String({ minLength: 1, maxLength: 200 }),
+    ...profileFields,
+  },
+  {
+    examples: [
+      {
+        email: 'owner@bluelagoon.example',
+        password: 'correct-horse-battery',
+        business_name: 'Blue Lagoon Watersports',
+        city: 'Port Blue',
+        country: 'US',
+      },
+    ],
+  },
+);
 
-export const LoginBody = Type.Object({ email: Type.String({ maxLength: 254 }), password: Password });
-export const RefreshBody = Type.Object({ refresh: Type.String({ minLength: 1, maxLength: 4096 }) });
-export const TokenPairSchema = Type.Object({ refresh: Type.String(), access: Type.String() });
+export const UpdateVendorProfileBody = Type.Object(
+  {
+    business_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    ...profileFields,
+  },
+  { examples: [{ description: 'Kayaks, paddle boards, snorkelling gear and guided tours.' }] },
+);
+
+export const LoginBody = Type.Object(
+  { email: Type.String({ maxLength: 254 }), password: Password },
+  { examples: [{ email: 'sam@example.com', password: 'correct-horse-battery' }] },
+);
+export const RefreshBody = Type.Object(
+  { refresh: Type.String({ minLength: 1, maxLength: 4096 }) },
+  { examples: [{ refresh: 'eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVmcmVzaCJ9.c2lnbmF0dXJl' }] },
+);
+export const TokenPairSchema = Named(
+  'TokenPair',
+  Type.Object(
+    {
+      refresh: Type.String({ description: 'exchanged at /token/refresh/ for a new pair' }),
+      access: Type.String({ description: 'the bearer token for every other request' }),
+    },
+    {
+      examples: [
+        {
+          refresh: 'eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVmcmVzaCJ9.c2lnbmF0dXJl',
+          access: 'eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoiYWNjZXNzIn0.c2lnbmF0dXJl',
+        },
+      ],
+    },
+  ),
+);

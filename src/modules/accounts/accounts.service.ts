@@ -148,7 +148,10 @@ export async function registerCustomer(deps: AccountsDeps, input: UserInput): Pr
   return toUser(user, undefined);
 }
 
-export async function registerVendor(deps: AccountsDeps, input: UserInput & ProfileInput): Promise<User> {
+export async function registerVendor(
+  deps: AccountsDeps,
+  input: UserInput & ProfileInput,
+): Promise<User & { vendor_profile: VendorProfile }> {
   checkPassword(input.password, input.email);
   const businessName = (input.business_name ?? '').trim();
   if (!businessName) throw invalidFields({ business_name: 'This field may not be blank.' });
@@ -164,7 +167,7 @@ export async function registerVendor(deps: AccountsDeps, input: UserInput & Prof
       created_at: now,
       updated_at: now,
     } as Parameters<typeof repo.insertVendorProfile>[1]);
-    return toUser(user, profile);
+    return { ...toUser(user, undefined), vendor_profile: toVendorProfile(profile) };
   });
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { callerOf } from '../../http/auth.ts';
-import { PaginatedSchema, pageOf, paginated } from '../../http/pagination.ts';
-import { IdParams } from '../../http/schemas.ts';
+import { pageOf, paginated } from '../../http/pagination.ts';
+import { IdParams, Ref } from '../../http/schemas.ts';
 import * as schemas from './booking.schemas.ts';
 import * as bookings from './booking.service.ts';
 import * as slots from './slots.service.ts';
@@ -23,9 +23,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       config: { auth: 'vendor' },
       schema: {
         tags: slotTags,
-        summary: "The caller's availability slots, ordered by starts_at",
+        summary: "List the caller's availability slots",
+        description: 'Ordered by starts_at.',
         querystring: schemas.VendorSlotsQuery,
-        response: { 200: PaginatedSchema(schemas.SlotSchema) },
+        response: { 200: Ref(schemas.SlotPage) },
       },
     },
     async (request) => {
@@ -43,7 +44,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
         tags: slotTags,
         summary: 'Create an availability slot on one of the caller’s listings',
         body: schemas.CreateSlotBody,
-        response: { 201: schemas.SlotSchema },
+        response: { 201: Ref(schemas.SlotSchema) },
       },
     },
     async (request, reply) =>
@@ -56,9 +57,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       config: { auth: 'vendor' },
       schema: {
         tags: slotTags,
-        summary: 'One of the caller’s availability slots',
+        summary: 'Get one of the caller’s availability slots',
         params: IdParams,
-        response: { 200: schemas.SlotSchema },
+        response: { 200: Ref(schemas.SlotSchema) },
       },
     },
     async (request) => slots.getSlot(deps, callerOf(request), request.params.id),
@@ -73,10 +74,12 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       },
       schema: {
         tags: slotTags,
-        summary: 'Change a slot’s window or is_available (existing bookings are not affected)',
+        summary: 'Change a slot’s window or availability',
+        description: 'Existing bookings are not affected.',
         params: IdParams,
         body: schemas.UpdateSlotBody,
-        response: { 200: schemas.SlotSchema },
+        'x-optional-body': true,
+        response: { 200: Ref(schemas.SlotSchema) },
       },
     },
     async (request) => slots.updateSlot(deps, callerOf(request), request.params.id, request.body),
@@ -88,9 +91,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       config: { auth: 'vendor' },
       schema: {
         tags: slotTags,
-        summary: 'Delete a slot (existing bookings are not affected)',
+        summary: 'Delete a slot',
+        description: 'Existing bookings are not affected.',
         params: IdParams,
-        response: { 204: Type.Null() },
+        response: { 204: Type.Null({ description: 'Deleted.' }) },
       },
     },
     async (request, reply) => {
@@ -107,9 +111,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       config: { auth: 'public' },
       schema: {
         tags: slotTags,
-        summary: 'A listing’s availability slots (optionally those overlapping [from, to)), by starts_at',
+        summary: 'List a listing’s availability slots',
+        description: 'Ordered by starts_at; with from and to, only those overlapping [from, to).',
         querystring: schemas.PublicSlotsQuery,
-        response: { 200: PaginatedSchema(schemas.SlotSchema) },
+        response: { 200: Ref(schemas.SlotPage) },
         'x-errors': [404],
       },
     },
@@ -126,9 +131,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'Whether a listing can be booked for [starts_at, ends_at)',
+        summary: 'Check whether a listing can be booked for [starts_at, ends_at)',
         querystring: schemas.AvailabilityQuery,
-        response: { 200: schemas.AvailabilitySchema },
+        response: { 200: Ref(schemas.AvailabilitySchema) },
         'x-errors': [404],
       },
     },
@@ -143,9 +148,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       config: { auth: 'customer' },
       schema: {
         tags,
-        summary: 'Request a booking (status requested; the server computes total_price)',
+        summary: 'Request a booking',
+        description: 'The booking starts in status requested; the server computes total_price.',
         body: schemas.BookingRequestBody,
-        response: { 201: schemas.BookingSchema },
+        response: { 201: Ref(schemas.BookingSchema) },
         'x-errors': [409],
       },
     },
@@ -159,9 +165,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       config: { auth: 'user' },
       schema: {
         tags,
-        summary: 'A vendor’s bookings, or else the caller’s own as customer; newest first',
+        summary: 'List the caller’s bookings',
+        description: 'A vendor sees the bookings of its listings, a customer its own; newest first.',
         querystring: schemas.BookingListQuery,
-        response: { 200: PaginatedSchema(schemas.BookingSchema) },
+        response: { 200: Ref(schemas.BookingPage) },
       },
     },
     async (request) => {
@@ -177,9 +184,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       config: { auth: 'user' },
       schema: {
         tags,
-        summary: 'A booking; only its customer and its vendor see it',
+        summary: 'Get a booking',
+        description: 'Only its customer and its vendor see it.',
         params: IdParams,
-        response: { 200: schemas.BookingSchema },
+        response: { 200: Ref(schemas.BookingSchema) },
       },
     },
     async (request) => bookings.getBooking(deps, callerOf(request), request.params.id),
@@ -214,7 +222,8 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
           summary,
           params: IdParams,
           body,
-          response: { 200: schemas.BookingSchema },
+          'x-optional-body': true,
+          response: { 200: Ref(schemas.BookingSchema) },
           'x-errors': [409],
         },
       },

@@ -1,47 +1,78 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../http/pagination.ts';
-import { DateTimeIn, DateTimeOut, MoneyOut, Nullable, Text } from '../../http/schemas.ts';
+import { PageQuery, PaginatedSchema } from '../../http/pagination.ts';
+import { DateTimeIn, DateTimeOut, MoneyOut, Named, Nullable, Ref, Text } from '../../http/schemas.ts';
 import { MAX_ID } from './booking.input.ts';
 
 const ListingId = Type.Integer({ minimum: 1, maximum: MAX_ID });
-const Status = Type.Union([
-  Type.Literal('requested'),
-  Type.Literal('approved'),
-  Type.Literal('declined'),
-  Type.Literal('cancelled'),
-  Type.Literal('confirmed'),
-]);
+// The states of BOOKING_STATUSES (booking.state-machine.ts; its test compares the two).
+export const BookingStatusSchema = Type.Union(
+  [
+    Type.Literal('requested'),
+    Type.Literal('approved'),
+    Type.Literal('declined'),
+    Type.Literal('cancelled'),
+    Type.Literal('confirmed'),
+  ],
+  { description: 'requested → approved → confirmed (paid); or declined, or cancelled' },
+);
 
 /** Exactly one of the two is required (checked by the service, which names both fields on failure). */
 const listingIds = {
   equipment_item_id: Type.Optional(Nullable(ListingId)),
   adventure_offering_id: Type.Optional(Nullable(ListingId)),
 };
+const LISTING_IDS_RULE = 'Exactly one of equipment_item_id and adventure_offering_id.';
 
 // --- slots ---
 
-export const SlotSchema = Type.Object({
-  id: Type.Integer(),
-  equipment_item_id: Nullable(Type.Integer()),
-  adventure_offering_id: Nullable(Type.Integer()),
-  starts_at: DateTimeOut,
-  ends_at: DateTimeOut,
-  is_available: Type.Boolean(),
-  created_at: DateTimeOut,
-});
+const SLOT_EXAMPLE = {
+  id: 12,
+  equipment_item_id: 5,
+  adventure_offering_id: null,
+  starts_at: '2026-07-01T09:00:00.000Z',
+  ends_at: '2026-07-01T17:00:00.000Z',
+  is_available: true,
+  created_at: '2026-05-03T08:00:00.000Z',
+};
 
-export const CreateSlotBody = Type.Object({
-  ...listingIds,
-  starts_at: DateTimeIn,
-  ends_at: DateTimeIn,
-  is_available: Type.Optional(Type.Boolean({ description: 'default true' })),
-});
+export const SlotSchema = Named(
+  'Slot',
+  Type.Object(
+    {
+      id: Type.Integer(),
+      equipment_item_id: Nullable(Type.Integer()),
+      adventure_offering_id: Nullable(Type.Integer()),
+      starts_at: DateTimeOut,
+      ends_at: DateTimeOut,
+      is_available: Type.Boolean(),
+      created_at: DateTimeOut,
+    },
+    { description: 'A window of a listing that its vendor opened or closed.', examples: [SLOT_EXAMPLE] },
+  ),
+);
+export const SlotPage = PaginatedSchema(SlotSchema);
 
-export const UpdateSlotBody = Type.Object({
-  starts_at: Type.Optional(DateTimeIn),
-  ends_at: Type.Optional(DateTimeIn),
-  is_available: Type.Optional(Type.Boolean()),
-});
+export const CreateSlotBody = Type.Object(
+  {
+    ...listingIds,
+    starts_at: DateTimeIn,
+    ends_at: DateTimeIn,
+    is_available: Type.Optional(Type.Boolean({ description: 'default true' })),
+  },
+  {
+    description: LISTING_IDS_RULE,
+    examples: [{ equipment_item_id: 5, starts_at: '2026-07-01T09:00:00Z', ends_at: '2026-07-01T17:00:00Z' }],
+  },
+);
+
+export const UpdateSlotBody = Type.Object(
+  {
+    starts_at: Type.Optional(DateTimeIn),
+    ends_at: Type.Optional(DateTimeIn),
+    is_available: Type.Optional(Type.Boolean()),
+  },
+  { examples: [{ is_available: false }] },
+);
 
 export const VendorSlotsQuery = Type.Object({ ...PageQuery, ...listingIds });
 
@@ -60,66 +91,147 @@ export const AvailabilityQuery = Type.Object({
   ends_at: DateTimeIn,
 });
 
-export const AvailabilitySchema = Type.Object({
-  equipment_item_id: Nullable(Type.Integer()),
-  adventure_offering_id: Nullable(Type.Integer()),
-  starts_at: DateTimeOut,
-  ends_at: DateTimeOut,
-  is_available: Type.Boolean(),
-  conflicts: Type.Integer({
-    description: 'overlapping requested/approved/confirmed bookings plus overlapping unavailable slots',
-  }),
-});
+export const AvailabilitySchema = Named(
+  'Availability',
+  Type.Object(
+    {
+      equipment_item_id: Nullable(Type.Integer()),
+      adventure_offering_id: Nullable(Type.Integer()),
+      starts_at: DateTimeOut,
+      ends_at: DateTimeOut,
+      is_available: Type.Boolean(),
+      conflicts: Type.Integer({
+        description: 'overlapping requested/approved/confirmed bookings plus overlapping unavailable slots',
+      }),
+    },
+    {
+      examples: [
+        {
+          equipment_item_id: 5,
+          adventure_offering_id: null,
+          starts_at: '2026-07-01T09:00:00.000Z',
+          ends_at: '2026-07-02T09:00:00.000Z',
+          is_available: true,
+          conflicts: 0,
+        },
+      ],
+    },
+  ),
+);
 
 // --- bookings ---
 
-export const StatusHistoryEntrySchema = Type.Object({
-  from_status: Nullable(Status),
-  to_status: Status,
-  note: Type.String(),
-  actor_id: Nullable(Type.Integer()),
-  created_at: DateTimeOut,
-});
+export const StatusHistoryEntrySchema = Named(
+  'StatusHistoryEntry',
+  Type.Object({
+    from_status: Nullable(BookingStatusSchema),
+    to_status: BookingStatusSchema,
+    note: Type.String(),
+    actor_id: Nullable(Type.Integer()),
+    created_at: DateTimeOut,
+  }),
+);
 
-export const BookingSchema = Type.Object({
-  id: Type.Integer(),
-  status: Status,
-  equipment_item_id: Nullable(Type.Integer()),
-  adventure_offering_id: Nullable(Type.Integer()),
-  starts_at: DateTimeOut,
-  ends_at: DateTimeOut,
-  participants_count: Nullable(Type.Integer()),
-  customer_notes: Type.String(),
-  vendor_notes: Type.String(),
-  total_price: MoneyOut,
-  listing_click: Nullable(Type.Integer()),
-  customer_id: Type.Integer(),
-  vendor_slug: Type.String(),
-  listing_title: Type.String(),
-  currency: Type.String(),
-  status_history: Type.Array(StatusHistoryEntrySchema),
-  created_at: DateTimeOut,
-  updated_at: DateTimeOut,
-});
-
-export const BookingRequestBody = Type.Object({
-  ...listingIds,
-  starts_at: DateTimeIn,
-  ends_at: DateTimeIn,
-  customer_notes: Type.Optional(Text(5000)),
-  participants_count: Type.Optional(
-    Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'adventures; default 1' })),
+export const BookingSchema = Named(
+  'Booking',
+  Type.Object(
+    {
+      id: Type.Integer(),
+      status: BookingStatusSchema,
+      equipment_item_id: Nullable(Type.Integer()),
+      adventure_offering_id: Nullable(Type.Integer()),
+      starts_at: DateTimeOut,
+      ends_at: DateTimeOut,
+      participants_count: Nullable(Type.Integer()),
+      customer_notes: Type.String(),
+      vendor_notes: Type.String(),
+      total_price: MoneyOut,
+      listing_click: Nullable(Type.Integer()),
+      customer_id: Type.Integer(),
+      vendor_slug: Type.String(),
+      listing_title: Type.String(),
+      currency: Type.String(),
+      status_history: Type.Array(Ref(StatusHistoryEntrySchema)),
+      created_at: DateTimeOut,
+      updated_at: DateTimeOut,
+    },
+    {
+      examples: [
+        {
+          id: 41,
+          status: 'approved',
+          equipment_item_id: 5,
+          adventure_offering_id: null,
+          starts_at: '2026-07-01T09:00:00.000Z',
+          ends_at: '2026-07-03T09:00:00.000Z',
+          participants_count: null,
+          customer_notes: 'Two paddles, please.',
+          vendor_notes: 'See you at the dock.',
+          total_price: '90.00',
+          listing_click: null,
+          customer_id: 7,
+          vendor_slug: 'blue-lagoon-watersports',
+          listing_title: 'Touring kayak',
+          currency: 'usd',
+          status_history: [
+            {
+              from_status: null,
+              to_status: 'requested',
+              note: '',
+              actor_id: 7,
+              created_at: '2026-05-04T12:00:00.000Z',
+            },
+            {
+              from_status: 'requested',
+              to_status: 'approved',
+              note: '',
+              actor_id: 3,
+              created_at: '2026-05-04T15:00:00.000Z',
+            },
+          ],
+          created_at: '2026-05-04T12:00:00.000Z',
+          updated_at: '2026-05-04T15:00:00.000Z',
+        },
+      ],
+    },
   ),
-  marketing_click_id: Type.Optional(
-    Nullable(Type.Integer({ description: 'attributes the booking when valid; otherwise ignored' })),
-  ),
-});
+);
+export const BookingPage = PaginatedSchema(BookingSchema);
 
-export const ApproveBody = Type.Object({
-  vendor_notes: Type.Optional(Text(5000)),
-  note: Type.Optional(Text(2000)),
-});
+export const BookingRequestBody = Type.Object(
+  {
+    ...listingIds,
+    starts_at: DateTimeIn,
+    ends_at: DateTimeIn,
+    customer_notes: Type.Optional(Text(5000)),
+    participants_count: Type.Optional(
+      Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'adventures; default 1' })),
+    ),
+    marketing_click_id: Type.Optional(
+      Nullable(Type.Integer({ description: 'attributes the booking when valid; otherwise ignored' })),
+    ),
+  },
+  {
+    description: LISTING_IDS_RULE,
+    examples: [
+      {
+        equipment_item_id: 5,
+        starts_at: '2026-07-01T09:00:00Z',
+        ends_at: '2026-07-03T09:00:00Z',
+        customer_notes: 'Two paddles, please.',
+      },
+    ],
+  },
+);
+
+export const ApproveBody = Type.Object(
+  { vendor_notes: Type.Optional(Text(5000)), note: Type.Optional(Text(2000)) },
+  { examples: [{ vendor_notes: 'See you at the dock.' }] },
+);
 export const DeclineBody = ApproveBody;
-export const CancelBody = Type.Object({ note: Type.Optional(Text(2000)) });
+export const CancelBody = Type.Object(
+  { note: Type.Optional(Text(2000)) },
+  { examples: [{ note: 'Plans changed.' }] },
+);
 
-export const BookingListQuery = Type.Object({ ...PageQuery, status: Type.Optional(Status) });
+export const BookingListQuery = Type.Object({ ...PageQuery, status: Type.Optional(BookingStatusSchema) });

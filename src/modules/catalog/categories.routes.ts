@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageQuery, PaginatedSchema, pageOf, paginated } from '../../http/pagination.ts';
-import { IdParams } from '../../http/schemas.ts';
+import { PageQuery, pageOf, paginated } from '../../http/pagination.ts';
+import { IdParams, Ref } from '../../http/schemas.ts';
 import * as schemas from './categories.schemas.ts';
 import * as categories from './categories.service.ts';
 
@@ -19,7 +19,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
         tags,
         summary: 'List categories, ordered by name',
         querystring: Type.Object(PageQuery),
-        response: { 200: PaginatedSchema(schemas.CategorySchema) },
+        response: { 200: Ref(schemas.CategoryPage) },
       },
     },
     async (request) => {
@@ -35,9 +35,9 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'A category',
+        summary: 'Get a category',
         params: IdParams,
-        response: { 200: schemas.CategorySchema },
+        response: { 200: Ref(schemas.CategorySchema) },
       },
     },
     async (request) => categories.getCategory(deps, request.params.id),
@@ -49,9 +49,10 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
       config: { auth: 'staff' },
       schema: {
         tags,
-        summary: 'Create a category (staff); the slug is derived from the name',
+        summary: 'Create a category (staff)',
+        description: 'The slug is derived from the name.',
         body: schemas.CreateCategoryBody,
-        response: { 201: schemas.CategorySchema },
+        response: { 201: Ref(schemas.CategorySchema) },
       },
     },
     async (request, reply) => reply.status(201).send(await categories.createCategory(deps, request.body)),
@@ -63,10 +64,11 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
       config: { auth: 'staff' },
       schema: {
         tags,
-        summary: 'Update a category (staff); a new name re-derives the slug',
+        summary: 'Update a category (staff)',
+        description: 'A new name re-derives the slug.',
         params: IdParams,
         body: schemas.UpdateCategoryBody,
-        response: { 200: schemas.CategorySchema },
+        response: { 200: Ref(schemas.CategorySchema) },
       },
     },
     async (request) => categories.updateCategory(deps, request.params.id, request.body),
@@ -78,7 +80,8 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ deps: categories.Cate
       config: { auth: 'staff' },
       schema: {
         tags,
-        summary: 'Delete a category (staff); one used by any listing, archived ones included, is a 409',
+        summary: 'Delete a category (staff)',
+        description: 'A category used by any listing, archived ones included, is a 409.',
         params: IdParams,
         response: { 204: Type.Null({ description: 'Deleted.' }) },
         'x-errors': [409],

@@ -4,9 +4,9 @@ import { Type } from 'typebox';
 import { callerOf } from '../../http/auth.ts';
 import { permissionDenied } from '../../http/errors.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
-import { IdParams } from '../../http/schemas.ts';
+import { IdParams, Ref } from '../../http/schemas.ts';
 import type { KindDescriptor } from './kinds.ts';
-import { listingSchemas, MAX_TRACKING_LENGTH, TRACKING_PARAMS } from './listings.schemas.ts';
+import { listingSchemas, MAX_TRACKING_LENGTH, TRACKING_PARAMS, withArticle } from './listings.schemas.ts';
 import * as listings from './listings.service.ts';
 
 export interface ListingRoutesOptions {
@@ -53,9 +53,10 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       preValidation: dropEmptyQueryValues,
       schema: doc({
         tags,
-        summary: `List active ${plural}, filtered and ordered`,
+        summary: `List active ${plural}`,
+        description: 'Filtered by the query parameters; newest first unless ordering says otherwise.',
         querystring: s.listQuery,
-        response: { 200: s.page },
+        response: { 200: Ref(s.page) },
       }),
     },
     async (request, reply) => {
@@ -77,14 +78,15 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       config: { auth: 'public' },
       schema: doc({
         tags,
-        summary: `${noun} detail by public_id; records a click`,
+        summary: `Get ${withArticle(noun.toLowerCase())} by public_id (records a click)`,
         description:
           `Each successful view records a listing click. The tracking parameters (${TRACKING_PARAMS.join(', ')}; ` +
           `at most ${MAX_TRACKING_LENGTH} characters each), the Referer header and, with a valid token, ` +
           'the user are stored on it; any non-empty tracking parameter makes it marketing traffic.',
+        'x-optional-auth': true,
         params: s.publicIdParams,
         querystring: s.detailQuery,
-        response: { 200: s.detail },
+        response: { 200: Ref(s.detail) },
       }),
     },
     async (request, reply) => {
@@ -111,10 +113,10 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       preValidation: dropEmptyQueryValues,
       schema: doc({
         tags,
-        summary: `A vendor's public profile and active ${plural}`,
+        summary: `Get a vendor's storefront: its public profile and active ${plural}`,
         params: s.slugParams,
         querystring: s.storefrontQuery,
-        response: { 200: s.storefront },
+        response: { 200: Ref(s.storefront) },
       }),
     },
     async (request) => {
@@ -136,12 +138,13 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       config: { auth: 'vendor' },
       schema: doc({
         tags,
-        summary: `The caller's ${plural}, inactive ones included, newest first`,
+        summary: `List the caller's ${plural}`,
+        description: 'Inactive ones included; newest first.',
         querystring: Type.Object({
           page: s.listQuery.properties.page,
           page_size: s.listQuery.properties.page_size,
         }),
-        response: { 200: s.page },
+        response: { 200: Ref(s.page) },
       }),
     },
     async (request) => {
@@ -157,9 +160,9 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       config: { auth: 'vendor' },
       schema: doc({
         tags,
-        summary: `Create a ${noun.toLowerCase()}`,
+        summary: `Create ${withArticle(noun.toLowerCase())}`,
         body: s.createBody,
-        response: { 201: s.listing },
+        response: { 201: Ref(s.listing) },
       }),
     },
     async (request, reply) =>
@@ -172,9 +175,9 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       config: { auth: 'vendor' },
       schema: doc({
         tags,
-        summary: `One of the caller's ${plural}`,
+        summary: `Get one of the caller's ${plural}`,
         params: IdParams,
-        response: { 200: s.listing },
+        response: { 200: Ref(s.listing) },
       }),
     },
     async (request) => listings.getOwnListing(deps, kind, vendorIdOf(request), request.params.id),
@@ -186,10 +189,11 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       config: { auth: 'vendor' },
       schema: doc({
         tags,
-        summary: `Replace one of the caller's ${plural} (every writable field)`,
+        summary: `Replace one of the caller's ${plural}`,
+        description: 'Every writable field is required.',
         params: IdParams,
         body: s.replaceBody,
-        response: { 200: s.listing },
+        response: { 200: Ref(s.listing) },
       }),
     },
     async (request) =>
@@ -205,7 +209,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
         summary: `Update some fields of one of the caller's ${plural}`,
         params: IdParams,
         body: s.patchBody,
-        response: { 200: s.listing },
+        response: { 200: Ref(s.listing) },
       }),
     },
     async (request) =>
@@ -218,7 +222,8 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       config: { auth: 'vendor' },
       schema: doc({
         tags,
-        summary: `Archive one of the caller's ${plural}: it leaves every list and detail; its history stays`,
+        summary: `Archive one of the caller's ${plural}`,
+        description: 'It leaves every list and detail; its bookings and clicks stay.',
         params: IdParams,
         response: { 204: Type.Null({ description: 'Archived.' }) },
       }),

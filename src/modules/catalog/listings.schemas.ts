@@ -1,9 +1,19 @@
 import { type TSchema, Type } from 'typebox';
+import type { ListingKind } from '../../db/database.ts';
 import { PageQuery, PaginatedSchema } from '../../http/pagination.ts';
-import { DateTimeOut, MoneyIn, MoneyOut, Text } from '../../http/schemas.ts';
+import {
+  DateTimeOut,
+  exampleOf,
+  MoneyIn,
+  MoneyOut,
+  Named,
+  Ref,
+  StringEnum,
+  Text,
+} from '../../http/schemas.ts';
 import { VendorProfileSchema } from '../accounts/index.ts';
 import { CategoryRefSchema } from './categories.schemas.ts';
-import type { KindDescriptor, ListingAttribute } from './kinds.ts';
+import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 
 // Every listing schema is built from the kind descriptor, so both kinds share one definition.
 
@@ -27,7 +37,13 @@ export const MAX_TRACKING_LENGTH = 500;
 export const ORDERINGS = ['price', '-price', 'created_at', '-created_at', 'title', '-title'] as const;
 export type Ordering = (typeof ORDERINGS)[number];
 
-export const VendorRefSchema = Type.Object({ business_name: Type.String(), slug: Type.String() });
+export const VendorRefSchema = Named(
+  'VendorRef',
+  Type.Object(
+    { business_name: Type.String(), slug: Type.String() },
+    { examples: [{ business_name: 'Blue Lagoon Watersports', slug: 'blue-lagoon-watersports' }] },
+  ),
+);
 
 const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> = {
   details: {
@@ -50,13 +66,65 @@ const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> 
   },
 };
 
+// What the document's examples show for each kind.
+const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
+  details: { length_m: 4.3, seats: 1 },
+  duration_minutes: 120,
+  capacity: 8,
+};
+const EXAMPLE_LISTINGS: Record<ListingKind, { public_id: string; title: string; where: string }> = {
+  equipment: { public_id: 'touring-kayak-1', title: 'Touring kayak', where: 'North dock, Port Blue' },
+  adventure: { public_id: 'sunset-paddle', title: 'Sunset paddle tour', where: 'Lagoon beach kiosk' },
+};
+
+function listingExamples(kind: KindDescriptor) {
+  const { public_id, title, where } = EXAMPLE_LISTINGS[kind.kind];
+  const attributes = Object.fromEntries(kind.attributes.map((a) => [a, EXAMPLE_ATTRIBUTES[a]]));
+  const writable = {
+    public_id,
+    title,
+    description: `${title} for a day on the water.`,
+    [kind.locationField]: where,
+    [kind.priceField]: '45.00',
+    ...attributes,
+    is_active: true,
+    category_id: 2,
+  };
+  const listing = {
+    id: 5,
+    ...writable,
+    category: { id: 2, name: 'Kayaks', slug: 'kayaks' },
+    vendor: { business_name: 'Blue Lagoon Watersports', slug: 'blue-lagoon-watersports' },
+    created_at: '2026-05-01T09:30:00.000Z',
+    updated_at: '2026-05-01T09:30:00.000Z',
+  };
+  const required = ['public_id', 'title', 'category_id', kind.priceField, ...kind.requiredAttributes];
+  return {
+    listing,
+    replace: writable,
+    create: Object.fromEntries(
+      Object.entries(writable).filter(([k]) => required.includes(k) || k === kind.locationField),
+    ),
+    patch: { [kind.priceField]: '50.00' },
+  };
+}
+
+/** `equipment item` → `an equipment item`, for the document's summaries. */
+export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/** `Equipment item` → `EquipmentItem`: the kind's name in the document's schema names. */
+const schemaName = (kind: KindDescriptor) =>
+  kind.noun.replace(/(^|\s+)(\w)/g, (_match, _space, letter: string) => letter.toUpperCase());
+
 const pick = (kind: KindDescriptor, side: 'input' | 'output') =>
   Object.fromEntries(kind.attributes.map((a) => [a, ATTRIBUTES[a][side]]));
 
 const optional = (fields: Record<string, TSchema>, keep: Set<string> = new Set()) =>
   Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, keep.has(k) ? s : Type.Optional(s)]));
 
-export function listingSchemas(kind: KindDescriptor) {
+function buildListingSchemas(kind: KindDescriptor) {
+  const name = schemaName(kind);
+  const examples = listingExamples(kind);
   const writable: Record<string, TSchema> = {
     public_id: Type.String({
       pattern: PUBLIC_ID_PATTERN,
@@ -78,36 +146,68 @@ export function listingSchemas(kind: KindDescriptor) {
     ...kind.requiredAttributes,
   ]);
 
-  const listing = Type.Object({
-    id: Type.Integer(),
-    public_id: Type.String(),
-    title: Type.String(),
-    description: Type.String(),
-    [kind.locationField]: Type.String(),
-    [kind.priceField]: MoneyOut,
-    ...pick(kind, 'output'),
-    is_active: Type.Boolean(),
-    category_id: Type.Integer(),
-    category: CategoryRefSchema,
-    vendor: VendorRefSchema,
-    created_at: DateTimeOut,
-    updated_at: DateTimeOut,
-  });
+  const listing = Named(
+    name,
+    Type.Object(
+      {
+        id: Type.Integer(),
+        public_id: Type.String(),
+        title: Type.String(),
+        description: Type.String(),
+        [kind.locationField]: Type.String(),
+        [kind.priceField]: MoneyOut,
+        ...pick(kind, 'output'),
+        is_active: Type.Boolean(),
+        category_id: Type.Integer(),
+        category: Ref(CategoryRefSchema),
+        vendor: Ref(VendorRefSchema),
+        created_at: DateTimeOut,
+        updated_at: DateTimeOut,
+      },
+      { examples: [examples.listing] },
+    ),
+  );
 
   const page = PaginatedSchema(listing);
 
   return {
-    createBody: Type.Object(optional(writable, requiredOnCreate)),
-    replaceBody: Type.Object(writable),
-    patchBody: Type.Object(optional(writable)),
+    createBody: Type.Object(optional(writable, requiredOnCreate), { examples: [examples.create] }),
+    replaceBody: Type.Object(writable, { examples: [examples.replace] }),
+    patchBody: Type.Object(optional(writable), { examples: [examples.patch] }),
     listing,
     page,
-    detail: Type.Object({
-      ...listing.properties,
-      marketing_click_id: Type.Integer({ description: 'the click this view recorded' }),
-      click_traffic_type: Type.Enum(['organic', 'marketing']),
-    }),
-    storefront: Type.Object({ vendor: VendorProfileSchema, ...page.properties }),
+    detail: Named(
+      `${name}Detail`,
+      Type.Object(
+        {
+          ...listing.properties,
+          marketing_click_id: Type.Integer({ description: 'the click this view recorded' }),
+          click_traffic_type: StringEnum(['organic', 'marketing']),
+        },
+        {
+          description: `A ${kind.noun.toLowerCase()} as its detail view shows it, with the click the view recorded.`,
+          examples: [{ ...examples.listing, marketing_click_id: 812, click_traffic_type: 'organic' }],
+        },
+      ),
+    ),
+    storefront: Named(
+      `${name}Storefront`,
+      Type.Object(
+        { vendor: Ref(VendorProfileSchema), ...page.properties },
+        {
+          description: `A vendor's public profile and one page of its active ${kind.plural}.`,
+          examples: [
+            {
+              vendor: exampleOf(VendorProfileSchema),
+              count: 1,
+              next: null,
+              previous: null,
+              results: [examples.listing],
+            },
+          ],
+        },
+      ),
+    ),
     listQuery: Type.Object({
       category: Type.Optional(Type.String({ maxLength: 200, description: 'category id (digits) or slug' })),
       location: Type.Optional(
@@ -149,4 +249,15 @@ export function listingSchemas(kind: KindDescriptor) {
   };
 }
 
-export type ListingSchemas = ReturnType<typeof listingSchemas>;
+export type ListingSchemas = ReturnType<typeof buildListingSchemas>;
+
+// Built once per kind, at load: the named schemas must all exist when an app registers them
+// (registerOpenApi), and a kind's routes are registered under more than one prefix.
+const SCHEMAS_BY_KIND = new Map(Object.values(KINDS).map((kind) => [kind, buildListingSchemas(kind)]));
+
+/** Every schema of one listing kind's routes. */
+export function listingSchemas(kind: KindDescriptor): ListingSchemas {
+  const schemas = SCHEMAS_BY_KIND.get(kind);
+  if (!schemas) throw new Error(`no listing schemas for the kind ${kind.kind}`);
+  return schemas;
+}

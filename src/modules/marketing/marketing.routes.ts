@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.ts';
-import { PaginatedSchema, pageOf, paginated } from '../../http/pagination.ts';
+import { pageOf, paginated } from '../../http/pagination.ts';
+import { Ref } from '../../http/schemas.ts';
 import * as analytics from './analytics.service.ts';
 import { type ClickTrackingDeps, trackListingClick } from './clicks.service.ts';
 import * as schemas from './marketing.schemas.ts';
@@ -18,9 +19,11 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'Record a listing click explicitly (a valid token stores the user; a bad one is ignored)',
+        summary: 'Record a listing click',
+        description: 'A valid token stores the user on the click; a bad one is ignored.',
+        'x-optional-auth': true,
         body: schemas.TrackClickBody,
-        response: { 201: schemas.TrackedClickSchema },
+        response: { 201: Ref(schemas.TrackedClickSchema) },
         'x-errors': [404],
       },
     },
@@ -34,9 +37,10 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
       config: { auth: 'vendor' },
       schema: {
         tags,
-        summary: "The caller's listing clicks in [from, to), newest first",
+        summary: "List the caller's listing clicks in [from, to)",
+        description: 'Newest first.',
         querystring: schemas.ClicksQuery,
-        response: { 200: PaginatedSchema(schemas.ClickSchema) },
+        response: { 200: Ref(schemas.ClickPage) },
       },
     },
     async (request) => {
@@ -57,9 +61,10 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
       config: { auth: 'vendor' },
       schema: {
         tags,
-        summary: "Clicks and click-to-booking conversion of the caller's listings in [from, to)",
+        summary: "Summarise the clicks and click-to-booking conversion of the caller's listings",
+        description: 'Over [from, to).',
         querystring: schemas.SummaryQuery,
-        response: { 200: schemas.SummarySchema },
+        response: { 200: Ref(schemas.SummarySchema) },
       },
     },
     async (request) => analytics.summariseVendorClicks(deps, callerOf(request).vendorId, request.query),

@@ -1,31 +1,52 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../http/pagination.ts';
-import { DateTimeOut, Nullable } from '../../http/schemas.ts';
+import { PageQuery, PaginatedSchema } from '../../http/pagination.ts';
+import { DateTimeOut, Named, Nullable, Ref, StringEnum } from '../../http/schemas.ts';
 
 /** Tracking strings are at most 500 characters (decisions §8); null is taken as absent. */
 export const MAX_TRACKING_LENGTH = 500;
 const TrackingText = Type.Optional(Nullable(Type.String({ maxLength: MAX_TRACKING_LENGTH })));
 
-const ListingType = Type.Enum(['equipment', 'adventure'], { description: 'equipment or adventure' });
-const TrafficType = Type.Enum(['organic', 'marketing'], { description: 'organic or marketing' });
+const LISTING_TYPES = ['equipment', 'adventure'] as const;
+const TRAFFIC_TYPES = ['organic', 'marketing'] as const;
+const ListingType = Type.Enum([...LISTING_TYPES], { description: 'equipment or adventure' });
+const TrafficType = Type.Enum([...TRAFFIC_TYPES], { description: 'organic or marketing' });
 
-export const TrackClickBody = Type.Object({
-  listing_type: ListingType,
-  public_id: Type.String({ minLength: 1, maxLength: 64, description: 'public_id of a visible listing' }),
-  utm_source: TrackingText,
-  utm_medium: TrackingText,
-  utm_campaign: TrackingText,
-  utm_term: TrackingText,
-  utm_content: TrackingText,
-  gclid: TrackingText,
-  fbclid: TrackingText,
-  referrer: TrackingText,
-});
+export const TrackClickBody = Type.Object(
+  {
+    listing_type: ListingType,
+    public_id: Type.String({ minLength: 1, maxLength: 64, description: 'public_id of a visible listing' }),
+    utm_source: TrackingText,
+    utm_medium: TrackingText,
+    utm_campaign: TrackingText,
+    utm_term: TrackingText,
+    utm_content: TrackingText,
+    gclid: TrackingText,
+    fbclid: TrackingText,
+    referrer: TrackingText,
+  },
+  {
+    examples: [
+      {
+        listing_type: 'equipment',
+        public_id: 'touring-kayak-1',
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'summer-2026',
+      },
+    ],
+  },
+);
 
-export const TrackedClickSchema = Type.Object({
-  marketing_click_id: Type.Integer(),
-  traffic_type: TrafficType,
-});
+export const TrackedClickSchema = Named(
+  'TrackedClick',
+  Type.Object(
+    {
+      marketing_click_id: Type.Integer({ description: 'send it with a booking request to attribute it' }),
+      traffic_type: StringEnum(TRAFFIC_TYPES),
+    },
+    { examples: [{ marketing_click_id: 812, traffic_type: 'marketing' }] },
+  ),
+);
 
 // The range is half-open: [from, to). Parsed by the service (offsets honoured, no zone = UTC).
 const Range = {
@@ -45,50 +66,107 @@ export const ClicksQuery = Type.Object({
 
 export const SummaryQuery = Type.Object(Range);
 
-export const ClickSchema = Type.Object({
-  marketing_click_id: Type.Integer(),
-  listing_type: ListingType,
-  public_id: Type.String(),
-  listing_title: Type.String(),
-  equipment_item_id: Nullable(Type.Integer()),
-  adventure_offering_id: Nullable(Type.Integer()),
-  traffic_type: TrafficType,
-  source: Type.Enum(['detail_view', 'track']),
-  utm_source: Type.String(),
-  utm_medium: Type.String(),
-  utm_campaign: Type.String(),
-  utm_term: Type.String(),
-  utm_content: Type.String(),
-  gclid: Type.String(),
-  fbclid: Type.String(),
-  referrer: Type.String(),
-  user_id: Nullable(Type.Integer()),
-  created_at: DateTimeOut,
-});
+export const ClickSchema = Named(
+  'Click',
+  Type.Object(
+    {
+      marketing_click_id: Type.Integer(),
+      listing_type: StringEnum(LISTING_TYPES),
+      public_id: Type.String(),
+      listing_title: Type.String(),
+      equipment_item_id: Nullable(Type.Integer()),
+      adventure_offering_id: Nullable(Type.Integer()),
+      traffic_type: StringEnum(TRAFFIC_TYPES),
+      source: StringEnum(['detail_view', 'track'], { description: 'a detail view, or /track/click/' }),
+      utm_source: Type.String(),
+      utm_medium: Type.String(),
+      utm_campaign: Type.String(),
+      utm_term: Type.String(),
+      utm_content: Type.String(),
+      gclid: Type.String(),
+      fbclid: Type.String(),
+      referrer: Type.String(),
+      user_id: Nullable(Type.Integer()),
+      created_at: DateTimeOut,
+    },
+    {
+      examples: [
+        {
+          marketing_click_id: 812,
+          listing_type: 'equipment',
+          public_id: 'touring-kayak-1',
+          listing_title: 'Touring kayak',
+          equipment_item_id: 5,
+          adventure_offering_id: null,
+          traffic_type: 'marketing',
+          source: 'detail_view',
+          utm_source: 'newsletter',
+          utm_medium: 'email',
+          utm_campaign: 'summer-2026',
+          utm_term: '',
+          utm_content: '',
+          gclid: '',
+          fbclid: '',
+          referrer: 'https://mail.example/',
+          user_id: null,
+          created_at: '2026-06-10T18:22:05.000Z',
+        },
+      ],
+    },
+  ),
+);
+export const ClickPage = PaginatedSchema(ClickSchema);
 
 const Rate = Nullable(
   Type.Number({ description: 'bookings / clicks, 4 decimal places; null when clicks are 0' }),
 );
 
-export const SummarySchema = Type.Object({
-  from: DateTimeOut,
-  to: DateTimeOut,
-  clicks: Type.Object({ organic: Type.Integer(), marketing: Type.Integer(), total: Type.Integer() }),
-  bookings_attributed: Type.Object({
-    organic: Type.Integer(),
-    marketing: Type.Integer(),
-    unattributed: Type.Integer(),
-  }),
-  conversion_rate_click_to_booking: Type.Object({ organic: Rate, marketing: Rate }),
-  campaigns: Type.Array(
-    Type.Object({
-      utm_source: Type.String(),
-      utm_medium: Type.String(),
-      utm_campaign: Type.String(),
-      clicks: Type.Integer(),
-      bookings: Type.Integer(),
-      conversion_rate: Rate,
-    }),
-    { maxItems: 50 },
+export const SummarySchema = Named(
+  'Summary',
+  Type.Object(
+    {
+      from: DateTimeOut,
+      to: DateTimeOut,
+      clicks: Type.Object({ organic: Type.Integer(), marketing: Type.Integer(), total: Type.Integer() }),
+      bookings_attributed: Type.Object({
+        organic: Type.Integer(),
+        marketing: Type.Integer(),
+        unattributed: Type.Integer(),
+      }),
+      conversion_rate_click_to_booking: Type.Object({ organic: Rate, marketing: Rate }),
+      campaigns: Type.Array(
+        Type.Object({
+          utm_source: Type.String(),
+          utm_medium: Type.String(),
+          utm_campaign: Type.String(),
+          clicks: Type.Integer(),
+          bookings: Type.Integer(),
+          conversion_rate: Rate,
+        }),
+        { maxItems: 50 },
+      ),
+    },
+    {
+      description: "Clicks and click-to-booking conversion of a vendor's listings in [from, to).",
+      examples: [
+        {
+          from: '2026-06-01T00:00:00.000Z',
+          to: '2026-07-01T00:00:00.000Z',
+          clicks: { organic: 40, marketing: 10, total: 50 },
+          bookings_attributed: { organic: 2, marketing: 1, unattributed: 1 },
+          conversion_rate_click_to_booking: { organic: 0.05, marketing: 0.1 },
+          campaigns: [
+            {
+              utm_source: 'newsletter',
+              utm_medium: 'email',
+              utm_campaign: 'summer-2026',
+              clicks: 10,
+              bookings: 1,
+              conversion_rate: 0.1,
+            },
+          ],
+        },
+      ],
+    },
   ),
-});
+);

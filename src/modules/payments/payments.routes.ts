@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.ts';
+import { Ref } from '../../http/schemas.ts';
 import { SIGNATURE_HEADER } from './gateway.ts';
 import * as schemas from './payments.schemas.ts';
 import * as payments from './payments.service.ts';
@@ -16,9 +17,10 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ deps: payments.Payments
       config: { auth: 'customer' },
       schema: {
         tags,
-        summary: "Create (or return the open) payment intent for the caller's approved booking",
+        summary: "Create a payment intent for the caller's approved booking",
+        description: 'Answers 201 with a new intent, or 200 with the booking’s open one.',
         body: schemas.CreateIntentBody,
-        response: { 200: schemas.IntentResponse, 201: schemas.IntentResponse },
+        response: { 200: Ref(schemas.IntentResponse), 201: Ref(schemas.IntentResponse) },
         'x-errors': [409],
       },
     },
@@ -34,9 +36,10 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ deps: payments.Payments
       config: { auth: 'user' },
       schema: {
         tags,
-        summary: "A payment's status, for the booking's customer or vendor",
+        summary: "Get a payment's status",
+        description: "For the booking's customer or vendor.",
         params: schemas.PaymentIdParams,
-        response: { 200: schemas.PaymentStatusResponse },
+        response: { 200: Ref(schemas.PaymentStatusResponse) },
       },
     },
     async (request) => payments.getPaymentStatus(deps, callerOf(request), request.params.payment_id),
@@ -57,13 +60,14 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ deps: payments.Payments
       },
       schema: {
         tags,
-        summary:
-          'Payment gateway events (idempotent by gateway_event_id; signed when PAYMENT_WEBHOOK_SECRET is set)',
+        summary: 'Receive a payment gateway event',
         description:
-          'With PAYMENT_WEBHOOK_SECRET set, each request must carry `Gateway-Signature: t=<unix seconds>,v1=<hex ' +
-          'HMAC-SHA256 of "<t>.<raw body>">` within 300 s of the server clock.',
+          'Idempotent by gateway_event_id. With PAYMENT_WEBHOOK_SECRET set, each request must carry a valid ' +
+          'Gateway-Signature header. An unknown gateway_payment_intent_id is a 404.',
+        headers: schemas.WebhookHeaders,
         body: schemas.WebhookBody,
-        response: { 200: schemas.WebhookResponse },
+        response: { 200: Ref(schemas.WebhookResponse) },
+        'x-errors': [404],
       },
     },
     async (request) => payments.applyWebhookEvent(deps, request.body),

@@ -1,65 +1,132 @@
 import { Type } from 'typebox';
-import { DateTimeOut, MoneyOut } from '../../http/schemas.ts';
+import { DateTimeOut, MoneyOut, Named, Ref, StringEnum, serviceChecks } from '../../http/schemas.ts';
+import { BOOKING_STATUSES } from '../booking/index.ts';
 import { EVENT_TYPES } from './payment-status.ts';
 
-export const PaymentSchema = Type.Object({
-  id: Type.Integer(),
-  booking_id: Type.Integer(),
-  gateway_payment_intent_id: Type.String(),
-  gateway_charge_id: Type.String({ description: 'empty string until the payment succeeds' }),
-  amount: MoneyOut,
-  currency: Type.String({ description: 'lower-case ISO 4217 code' }),
-  status: Type.Union([
-    Type.Literal('requires_payment'),
-    Type.Literal('processing'),
-    Type.Literal('succeeded'),
-    Type.Literal('failed'),
-    Type.Literal('refunded'),
-  ]),
-  created_at: DateTimeOut,
-  updated_at: DateTimeOut,
+const PaymentStatus = StringEnum(['requires_payment', 'processing', 'succeeded', 'failed', 'refunded'], {
+  description: 'requires_payment → processing → succeeded (→ refunded), or failed',
 });
 
-export const CreateIntentBody = Type.Object({
-  booking_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-  currency: Type.Optional(Type.String({ maxLength: 8, description: 'three letters, default usd' })),
-});
+const PAYMENT_EXAMPLE = {
+  id: 9,
+  booking_id: 41,
+  gateway_payment_intent_id: 'pi_mock_3f9a2c',
+  gateway_charge_id: '',
+  amount: '90.00',
+  currency: 'usd',
+  status: 'requires_payment',
+  created_at: '2026-05-04T15:05:00.000Z',
+  updated_at: '2026-05-04T15:05:00.000Z',
+};
 
-export const IntentResponse = Type.Object({
-  payment: PaymentSchema,
-  client_secret: Type.String(),
-  mocked: Type.Boolean(),
-});
+export const PaymentSchema = Named(
+  'Payment',
+  Type.Object(
+    {
+      id: Type.Integer(),
+      booking_id: Type.Integer(),
+      gateway_payment_intent_id: Type.String(),
+      gateway_charge_id: Type.String({ description: 'empty string until the payment succeeds' }),
+      amount: MoneyOut,
+      currency: Type.String({ description: 'lower-case ISO 4217 code' }),
+      status: PaymentStatus,
+      created_at: DateTimeOut,
+      updated_at: DateTimeOut,
+    },
+    { examples: [PAYMENT_EXAMPLE] },
+  ),
+);
 
-export const PaymentStatusResponse = Type.Object({
-  ...PaymentSchema.properties,
-  booking_status: Type.String(),
-});
+export const CreateIntentBody = Type.Object(
+  {
+    booking_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+    // The service trims and lower-cases it, then wants three letters.
+    currency: Type.Optional(
+      Type.String({
+        maxLength: 8,
+        description: 'three letters, any case, default usd',
+        ...serviceChecks({ pattern: '^\\s*[A-Za-z]{3}\\s*$' }),
+      }),
+    ),
+  },
+  { examples: [{ booking_id: 41, currency: 'usd' }] },
+);
+
+export const IntentResponse = Named(
+  'PaymentIntent',
+  Type.Object(
+    {
+      payment: Ref(PaymentSchema),
+      client_secret: Type.String({ description: "for the gateway's client-side confirmation" }),
+      mocked: Type.Boolean({ description: 'true while the mock gateway stands in for a real one' }),
+    },
+    {
+      examples: [{ payment: PAYMENT_EXAMPLE, client_secret: 'pi_mock_3f9a2c_secret_51b0', mocked: true }],
+    },
+  ),
+);
+
+export const PaymentStatusResponse = Named(
+  'PaymentWithBookingStatus',
+  Type.Object(
+    { ...PaymentSchema.properties, booking_status: StringEnum(BOOKING_STATUSES) },
+    { examples: [{ ...PAYMENT_EXAMPLE, booking_status: 'approved' }] },
+  ),
+);
 
 export const PaymentIdParams = Type.Object({
   payment_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
 });
 
-export const WebhookBody = Type.Object({
-  gateway_event_id: Type.String({ minLength: 1, maxLength: 255 }),
-  event_type: Type.Union(
-    [
-      Type.Literal('payment_intent.processing'),
-      Type.Literal('payment_intent.succeeded'),
-      Type.Literal('payment_intent.payment_failed'),
-      Type.Literal('charge.refunded'),
+export const WebhookBody = Type.Object(
+  {
+    gateway_event_id: Type.String({ minLength: 1, maxLength: 255 }),
+    event_type: Type.Union(
+      [
+        Type.Literal('payment_intent.processing'),
+        Type.Literal('payment_intent.succeeded'),
+        Type.Literal('payment_intent.payment_failed'),
+        Type.Literal('charge.refunded'),
+      ],
+      { description: `one of ${EVENT_TYPES.join(', ')}` },
+    ),
+    gateway_payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
+    payload: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'free-form; charge_id is read on success' }),
+    ),
+  },
+  {
+    examples: [
+      {
+        gateway_event_id: 'evt_mock_71c2',
+        event_type: 'payment_intent.succeeded',
+        gateway_payment_intent_id: 'pi_mock_3f9a2c',
+        payload: { charge_id: 'ch_mock_88d1' },
+      },
     ],
-    { description: `one of ${EVENT_TYPES.join(', ')}` },
-  ),
-  gateway_payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
-  payload: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), { description: 'free-form; charge_id is read on success' }),
+  },
+);
+
+/** The header carrying the webhook's signature (its name as the document shows it). */
+export const WebhookHeaders = Type.Object({
+  'Gateway-Signature': Type.Optional(
+    Type.String({
+      description:
+        'Required when the server has PAYMENT_WEBHOOK_SECRET: `t=<unix seconds>,v1=<hex HMAC-SHA256 of ' +
+        '"<t>.<raw body>">`, within 300 s of the server clock.',
+    }),
   ),
 });
 
-export const WebhookResponse = Type.Object({
-  received: Type.Boolean(),
-  duplicate: Type.Boolean(),
-  applied: Type.Boolean(),
-  payment_status: Type.String(),
-});
+export const WebhookResponse = Named(
+  'WebhookReceipt',
+  Type.Object(
+    {
+      received: Type.Boolean(),
+      duplicate: Type.Boolean({ description: 'this gateway_event_id was seen before; nothing changed' }),
+      applied: Type.Boolean({ description: 'the event moved the payment (and its booking)' }),
+      payment_status: PaymentStatus,
+    },
+    { examples: [{ received: true, duplicate: false, applied: true, payment_status: 'succeeded' }] },
+  ),
+);

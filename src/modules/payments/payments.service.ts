@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/create-db.ts';
-import type { Database, Db } from '../../db/database.ts';
+import type { Database, Db, PaymentStatus } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
@@ -114,7 +114,7 @@ export interface WebhookResult {
   received: true;
   duplicate: boolean;
   applied: boolean;
-  payment_status: string;
+  payment_status: PaymentStatus;
 }
 
 /** Verifies the signature of a raw webhook body (before anything is parsed into effects). */

@@ -423,25 +423,27 @@ describe('the adventures alias', () => {
     const doc = (await api({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const paths = Object.keys(doc.paths);
     for (const p of [
-      '/api/v1/categories',
-      '/api/v1/categories/{id}',
-      '/api/v1/equipment/items',
-      '/api/v1/equipment/items/{public_id}',
-      '/api/v1/equipment/vendor/items/{id}',
-      '/api/v1/equipment/storefront/{slug}',
-      '/api/v1/adventrues/offerings',
-      '/api/v1/adventrues/offerings/{public_id}',
-      '/api/v1/adventrues/vendor/offerings',
-      '/api/v1/adventrues/storefront/{slug}',
+      '/api/v1/categories/',
+      '/api/v1/categories/{id}/',
+      '/api/v1/equipment/items/',
+      '/api/v1/equipment/items/{public_id}/',
+      '/api/v1/equipment/vendor/items/{id}/',
+      '/api/v1/equipment/storefront/{slug}/',
+      '/api/v1/adventrues/offerings/',
+      '/api/v1/adventrues/offerings/{public_id}/',
+      '/api/v1/adventrues/vendor/offerings/',
+      '/api/v1/adventrues/storefront/{slug}/',
     ])
       expect(paths).toContain(p);
     expect(paths.filter((p) => p.startsWith('/api/v1/adventures/'))).toEqual([]);
-    const item = doc.paths['/api/v1/equipment/vendor/items/{id}'];
+    const item = doc.paths['/api/v1/equipment/vendor/items/{id}/'];
     expect(Object.keys(item).sort()).toEqual(['delete', 'get', 'patch', 'put']);
     expect(item.put.security).toEqual([{ bearerAuth: [] }]);
-    expect(doc.paths['/api/v1/categories/{id}'].delete.responses['409']).toBeDefined();
-    const detail = doc.paths['/api/v1/adventrues/offerings/{public_id}'].get;
-    expect(Object.keys(detail.responses['200'].content['application/json'].schema.properties)).toEqual(
+    expect(doc.paths['/api/v1/categories/{id}/'].delete.responses['409']).toBeDefined();
+    const detail = doc.paths['/api/v1/adventrues/offerings/{public_id}/'].get;
+    const detailRef: string = detail.responses['200'].content['application/json'].schema.$ref;
+    const detailSchema = doc.components.schemas[detailRef.replace('#/components/schemas/', '')];
+    expect(Object.keys(detailSchema.properties)).toEqual(
       expect.arrayContaining([
         'marketing_click_id',
         'click_traffic_type',

@@ -87,10 +87,10 @@ describe('operations', () => {
     ).flatMap((p) => Object.values(p));
     const ids = operations.map((op) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    const me = doc.paths['/api/v1/accounts/me'].get;
+    const me = doc.paths['/api/v1/accounts/me/'].get;
     expect(me.security).toEqual([{ bearerAuth: [] }]);
     expect(Object.keys(me.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500', '503']);
-    const login = doc.paths['/api/v1/accounts/token'].post;
+    const login = doc.paths['/api/v1/accounts/token/'].post;
     expect(login.security).toEqual([]);
     expect(Object.keys(login.responses)).toContain('429');
   });
