@@ -8,19 +8,14 @@ import { AppError, invalidFields, notFound, permissionDenied } from '../../http/
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
+import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
 import type { DetailCache } from '../../lib/versioned-cache.ts';
 import { findVisibleListing, findVisibleListingRef, KINDS, type ListingRef } from '../catalog/index.ts';
 import { isValidAttribution } from './attribution.ts';
 import { availabilityFacts } from './availability.repository.ts';
 import { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
-import {
-  type ListingIdInput,
-  type ListingTarget,
-  listingTarget,
-  MAX_ID,
-  parseWindow,
-} from './booking.input.ts';
+import { type ListingIdInput, type ListingTarget, listingTarget, parseWindow } from './booking.input.ts';
 import * as repo from './booking.repository.ts';
 import { type BookingActor, nextStatus, TRANSITIONS } from './booking.state-machine.ts';
 import { totalPriceCents } from './pricing.ts';

@@ -6,6 +6,7 @@ import { invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
+import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
 import { type DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
@@ -127,7 +128,6 @@ export interface PublicListQuery {
   ordering?: Ordering;
 }
 
-const MAX_ID = 2_147_483_647;
 const MONEY_MESSAGE = 'Enter an amount >= 0 with at most two decimal places, below 100,000,000.';
 const DATETIME_MESSAGE = 'Enter a valid ISO 8601 datetime.';
 

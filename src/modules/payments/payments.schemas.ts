@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTimeOut, MoneyOut } from '../../http/schemas.ts';
+import { MAX_ID } from '../../lib/limits.ts';
 import { EVENT_TYPES } from './payment-status.ts';
 
 export const PaymentSchema = Type.Object({
@@ -21,7 +22,7 @@ export const PaymentSchema = Type.Object({
 });
 
 export const CreateIntentBody = Type.Object({
-  booking_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  booking_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   currency: Type.Optional(Type.String({ maxLength: 8, description: 'three letters, default usd' })),
 });
 
@@ -37,7 +38,7 @@ export const PaymentStatusResponse = Type.Object({
 });
 
 export const PaymentIdParams = Type.Object({
-  payment_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  payment_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
 });
 
 export const WebhookBody = Type.Object({
