@@ -7,7 +7,12 @@ import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
 import { formatMoney } from '../../lib/money.ts';
-import { confirmApprovedBooking, findBookingForPayment, setBookingCurrency } from '../booking/index.ts';
+import {
+  confirmApprovedBooking,
+  findBookingForPayment,
+  partyOf,
+  setBookingCurrency,
+} from '../booking/index.ts';
 import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
 import { canMovePayment, EVENT_STATUS, type GatewayEventType, OPEN_STATUSES } from './payment-status.ts';
 import * as repo from './payments.repository.ts';
@@ -55,7 +60,8 @@ export async function createPaymentIntent(
   });
   return inTransaction(deps.db, async (trx) => {
     const booking = await findBookingForPayment(trx, input.booking_id);
-    if (!booking || booking.customerId !== caller.id) throw notFound('Booking not found.');
+    // only the booking's customer pays; to anyone else the booking does not exist
+    if (!booking || partyOf(booking, caller) !== 'customer') throw notFound('Booking not found.');
     if (booking.status !== 'approved') {
       throw new AppError(
         'invalid_state',
@@ -96,10 +102,7 @@ export async function createPaymentIntent(
 export async function getPaymentStatus(deps: PaymentsDeps, caller: AuthUser, paymentId: number) {
   const payment = await repo.findPaymentById(deps.db, paymentId);
   const booking = payment && (await findBookingForPayment(deps.db, payment.booking_id));
-  const isParty =
-    booking &&
-    (booking.customerId === caller.id || (caller.vendorId !== null && booking.vendorId === caller.vendorId));
-  if (!payment || !booking || !isParty) throw notFound('Payment not found.');
+  if (!payment || !booking || !partyOf(booking, caller)) throw notFound('Payment not found.');
   return { ...toPayment(payment), booking_status: booking.status };
 }
 
