@@ -10,8 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
-import type { DetailCache } from '../../lib/versioned-cache.ts';
-import { findVisibleListing, findVisibleListingRef, KINDS, type ListingRef } from '../catalog/index.ts';
+import { findVisibleListing, KINDS, type ListingLookups, type ListingRef } from '../catalog/index.ts';
 import { isValidAttribution } from './attribution.ts';
 import { availabilityFacts } from './availability.repository.ts';
 import { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
@@ -39,8 +38,8 @@ export interface BookingDeps {
   db: Kysely<Database>;
   clock: Clock;
   findClick: FindClick;
-  /** visible listings by kind and id for availability checks, valid while the catalog version is unchanged */
-  listingCache?: DetailCache<ListingRef>;
+  /** the catalog's cached lookups (availability checks find the listing there) */
+  listings: Pick<ListingLookups, 'byId'>;
 }
 
 // --- the API object, mapped from rows in one place ---------------------------------------------------------
@@ -121,7 +120,7 @@ export interface AvailabilityQuery extends ListingIdInput {
 export async function checkAvailability(deps: BookingDeps, query: AvailabilityQuery) {
   const target = listingTarget(query);
   const window = parseWindow(query.starts_at, query.ends_at);
-  const listing = await findVisibleListingRef(deps, target.kind, target.id);
+  const listing = await deps.listings.byId(deps.db, target.kind, target.id);
   if (!listing) throw listingNotFound(target);
   const verdict = await evaluate(deps.db, listing.id, window);
   return {
