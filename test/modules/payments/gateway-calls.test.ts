@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockGateway } from '../../../src/modules/payments/index.ts';
-import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
-import { createEquipment } from '../../helpers/catalog-factories.ts';
-import { type Account, registerCustomer, registerVendor } from '../../helpers/factories.ts';
+import { buildTestApp, type TestApp } from '../../helpers/build-test-app.ts';
+import type { Account } from '../../helpers/factories.ts';
+import { approvedBooking as approvedBookingOf } from '../../helpers/payment-factories.ts';
 
 // The payment gateway is a network call: it must never run inside a database transaction, which would
 // hold a connection (and on SQLite the only write lock) for as long as the gateway takes.
@@ -47,7 +47,6 @@ class CheckingGateway extends MockGateway {
 }
 
 let t: TestApp;
-let api: Injector;
 let customer: Account;
 
 /**
@@ -90,49 +89,14 @@ const gateway = new CheckingGateway(openTransaction);
 
 beforeAll(async () => {
   t = await buildTestApp({ gateway });
-  api = injector(t.app);
 });
 afterAll(() => t.close());
 
-/** An approved booking of the customer's, and the helpers to pay for it. */
+/** An approved booking, whose customer the transaction check writes to, and the helpers to pay for it. */
 async function approvedBooking() {
-  const vendor = await registerVendor(t.app);
-  customer = await registerCustomer(t.app);
-  const item = await createEquipment(t.app, vendor);
-  const starts = t.clock.now().getTime() + 3 * 86_400_000;
-  const booking = await api({
-    method: 'POST',
-    url: '/api/v1/booking/bookings/request/',
-    token: customer.token,
-    payload: {
-      equipment_item_id: item.id,
-      starts_at: new Date(starts).toISOString(),
-      ends_at: new Date(starts + 86_400_000).toISOString(),
-    },
-  });
-  const bookingId: number = booking.json().id;
-  await api({ method: 'POST', url: `/api/v1/booking/bookings/${bookingId}/approve/`, token: vendor.token });
-  const intent = () =>
-    api({
-      method: 'POST',
-      url: '/api/v1/payment/intents/',
-      token: customer.token,
-      payload: { booking_id: bookingId },
-    });
-  const event = (id: string, type: string, intentId: string) =>
-    api({
-      method: 'POST',
-      url: '/api/v1/payment/webhooks/gateway/',
-      payload: { gateway_event_id: id, event_type: type, gateway_payment_intent_id: intentId },
-    });
-  const payments = () =>
-    t.db
-      .selectFrom('payments')
-      .select(['id', 'status', 'gateway_payment_intent_id'])
-      .where('booking_id', '=', bookingId)
-      .orderBy('id')
-      .execute();
-  return { intent, event, payments };
+  const booking = await approvedBookingOf(t);
+  customer = booking.customer;
+  return booking;
 }
 
 describe('the payment gateway', () => {
@@ -177,9 +141,17 @@ describe('the payment gateway', () => {
     expect(late.statusCode).toBe(200);
     expect(late.json().payment.id).toBe(fast.json().payment.id);
 
-    const stored = await b.payments();
-    expect(stored).toHaveLength(1);
-    expect(stored[0].gateway_payment_intent_id).toBe(fast.json().payment.gateway_payment_intent_id);
+    const stored = await t.db
+      .selectFrom('payments')
+      .select(['id', 'gateway_payment_intent_id'])
+      .where('booking_id', '=', b.bookingId)
+      .execute();
+    expect(stored).toEqual([
+      {
+        id: fast.json().payment.id,
+        gateway_payment_intent_id: fast.json().payment.gateway_payment_intent_id,
+      },
+    ]);
     const created = gateway.created.slice(createdBefore);
     expect(created).toHaveLength(2);
     // the intent the slow request opened is the one not stored, and it is cancelled at the gateway
