@@ -1,4 +1,5 @@
 import { type Static, type TSchema, type TSchemaOptions, type TUnsafe, Type } from 'typebox';
+import { MAX_ID } from '../lib/limits.ts';
 
 // Schema pieces shared by every module's route schemas.
 
@@ -76,7 +77,7 @@ export const ErrorBodySchema = Named(
   ),
 );
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_ID }) });
 
 /** ISO 8601 datetime in a response (always UTC with Z). */
 export const DateTimeOut = Type.String({ format: 'date-time' });

@@ -61,16 +61,15 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * `read()`'s value for `key`, from `cache` while the version (read first) equals the value's tag; read
- * afresh, and kept when found, otherwise. Without a cache, just `read()`. A value read after its version
- * may be newer than its tag, never older: at worst the next lookup reads again.
+ * afresh, and kept when found, otherwise. A value read after its version may be newer than its tag, never
+ * older: at worst the next lookup reads again. Used by the repository lookups that own a cache.
  */
 export async function throughCache<V extends object, R extends V | undefined>(
-  cache: VersionedCache<V> | undefined,
+  cache: VersionedCache<V>,
   version: () => Promise<number>,
   key: string,
   read: () => Promise<R>,
 ): Promise<R | V> {
-  if (!cache) return read();
   const current = await version();
   const cached = cache.get(key, current);
   if (cached) return cached;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DAY_MS, HOUR_MS } from '../../src/lib/datetime.ts';
 import { ATTRIBUTION_WINDOW_MS, isValidAttribution } from '../../src/modules/booking/attribution.ts';
-import { DAY_MS, HOUR_MS, rentalDays, totalPriceCents } from '../../src/modules/booking/pricing.ts';
+import { rentalDays, totalPriceCents } from '../../src/modules/booking/pricing.ts';
 
 const start = Date.UTC(2026, 6, 1, 10);
 const window = (hours: number) => ({ startsAt: start, endsAt: start + hours * HOUR_MS });

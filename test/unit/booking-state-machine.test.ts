@@ -5,8 +5,10 @@ import {
   ACTIVE_STATUSES,
   BOOKING_STATUSES,
   type BookingAction,
+  deniedMessage,
   isActiveStatus,
   nextStatus,
+  partyOf,
   TRANSITIONS,
 } from '../../src/modules/booking/booking.state-machine.ts';
 
@@ -34,6 +36,21 @@ describe('booking state machine', () => {
     expect(TRANSITIONS.decline.actor).toBe('vendor');
     expect(TRANSITIONS.cancel.actor).toBe('customer');
     expect(TRANSITIONS.confirm_payment.actor).toBe('system');
+  });
+
+  it("states each refusal from the action's actor", () => {
+    expect(deniedMessage('approve')).toBe("Only the listing's vendor can approve a booking.");
+    expect(deniedMessage('decline')).toBe("Only the listing's vendor can decline a booking.");
+    expect(deniedMessage('cancel')).toBe("Only the booking's customer can cancel a booking.");
+  });
+
+  it("tells the caller's party to a booking: customer first, then the listing's vendor, else none", () => {
+    const booking = { customerId: 7, vendorId: 3 };
+    expect(partyOf(booking, { id: 7, vendorId: null })).toBe('customer');
+    expect(partyOf(booking, { id: 7, vendorId: 3 })).toBe('customer');
+    expect(partyOf(booking, { id: 9, vendorId: 3 })).toBe('vendor');
+    expect(partyOf(booking, { id: 9, vendorId: 4 })).toBeNull();
+    expect(partyOf(booking, { id: 9, vendorId: null })).toBeNull();
   });
 
   it('holds the window in requested, approved and confirmed only', () => {

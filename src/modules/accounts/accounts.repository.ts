@@ -1,6 +1,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { cacheVersion } from '../../db/cache-versions.ts';
 import type { Db, UsersTable, VendorProfilesTable } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
+import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
 export type UserRow = Selectable<UsersTable>;
 export type VendorProfileRow = Selectable<VendorProfilesTable>;
@@ -39,6 +41,29 @@ const authUserQuery = reusableQuery(
 
 export async function findAuthUser(db: Db, id: number) {
   return (await authUserQuery(db, { id }))[0];
+}
+
+export type AuthUserRow = NonNullable<Awaited<ReturnType<typeof findAuthUser>>>;
+
+/**
+ * findAuthUser with a cache of its own (one per app instance: the accounts deps builder makes it): each
+ * user is read once per accounts version and kept as `map` makes it, so a user changed or removed by any
+ * process is seen by the next lookup.
+ */
+export function cachedAuthUserLookup<V extends object>(
+  map: (row: AuthUserRow) => V,
+): (db: Db, id: number) => Promise<V | undefined> {
+  const cache = new DetailCache<V>();
+  return (db, id) =>
+    throughCache(
+      cache,
+      () => cacheVersion(db, 'accounts'),
+      String(id),
+      async () => {
+        const row = await findAuthUser(db, id);
+        return row && map(row);
+      },
+    );
 }
 
 export async function insertUser(db: Db, values: Insertable<UsersTable>): Promise<UserRow> {

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { cacheVersion } from '../../db/cache-versions.ts';
 import { inTransaction } from '../../db/create-db.ts';
 import type { Database, Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -7,7 +6,6 @@ import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
-import { type DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 import * as repo from './accounts.repository.ts';
 import { hashForTimingEqualisation, hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
@@ -17,8 +15,25 @@ export interface AccountsDeps {
   db: Kysely<Database>;
   clock: Clock;
   keys: TokenKeys;
-  /** the users behind access tokens by id, valid while the accounts version is unchanged */
-  userCache?: DetailCache<AuthUser>;
+  /** the user behind an access token by id, through a cache of this app instance */
+  authUserById: (db: Db, id: number) => Promise<AuthUser | undefined>;
+}
+
+/**
+ * The accounts module's dependencies, with a user lookup whose cache belongs to this app instance: apps
+ * built on different databases (tests) never share a cached user.
+ */
+export function createAccountsDeps(deps: Omit<AccountsDeps, 'authUserById'>): AccountsDeps {
+  return {
+    ...deps,
+    authUserById: repo.cachedAuthUserLookup((row) => ({
+      id: row.id,
+      email: row.email,
+      isVendor: row.is_vendor === 1,
+      isStaff: row.is_staff === 1,
+      vendorId: row.vendor_id ?? null,
+    })),
+  };
 }
 
 export const PROFILE_FIELDS = [
@@ -237,28 +252,12 @@ export async function refresh(deps: AccountsDeps, token: string): Promise<TokenP
 
 /**
  * Resolves an access token to its user (the auth plugin's `authenticate`). The user is read once per
- * accounts version (see cacheVersion) when there is a user cache: a user changed or removed by any process
- * is seen by the next request.
+ * accounts version (see cacheVersion): a user changed or removed by any process is seen by the next
+ * request.
  */
 export async function authenticate(deps: AccountsDeps, token: string): Promise<AuthUser> {
   const { userId } = await verifyToken(deps.keys, token, 'access', deps.clock.now().getTime());
-  const user = await throughCache(
-    deps.userCache,
-    () => cacheVersion(deps.db, 'accounts'),
-    String(userId),
-    async () => {
-      const row = await repo.findAuthUser(deps.db, userId);
-      return (
-        row && {
-          id: row.id,
-          email: row.email,
-          isVendor: row.is_vendor === 1,
-          isStaff: row.is_staff === 1,
-          vendorId: row.vendor_id ?? null,
-        }
-      );
-    },
-  );
+  const user = await deps.authUserById(deps.db, userId);
   if (!user) throw new AppError('token_not_valid', 'User not found.');
   return user;
 }

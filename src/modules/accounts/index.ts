@@ -4,6 +4,7 @@ export { VendorProfileSchema } from './accounts.schemas.ts';
 export {
   type AccountsDeps,
   authenticate,
+  createAccountsDeps,
   createStaff,
   findVendorBySlug,
   toVendorProfile,

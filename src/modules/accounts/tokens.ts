@@ -75,10 +75,10 @@ interface SignedClaims {
 }
 
 /**
- * Tokens whose signature was verified, per key. A client sends the same access token with every request
- * until it expires; verifying the HMAC again cost about 50 µs of the server's time each time. A hit still
- * has its expiry and type checked on every call. Keyed by the whole token, signature included, so only
- * those exact bytes are ever accepted from here; bounded, least recently used out first.
+ * Tokens whose signature was verified, per key: a client sends the same access token with every request
+ * until it expires, and the HMAC would otherwise be verified again at each one. A hit still has its
+ * expiry and type checked on every call. Keyed by the whole token, signature included, so only those
+ * exact bytes are ever accepted from here; bounded, least recently used out first.
  */
 const verifiedByKey = new WeakMap<webcrypto.CryptoKey, LRUCache<string, SignedClaims>>();
 const VERIFIED_TOKENS = 5_000;

@@ -1,4 +1,4 @@
-import { DAY_MS } from './pricing.ts';
+import { DAY_MS } from '../../lib/datetime.ts';
 
 /** A click may attribute a booking for 90 days from the moment it was recorded (spec "Limits"). */
 export const ATTRIBUTION_WINDOW_MS = 90 * DAY_MS;

@@ -70,6 +70,3 @@ export function parseWindow(
   if (ends <= starts) throw invalidFields({ [fields[1]]: `${fields[1]} must be after ${fields[0]}.` });
   return { startsAt: starts, endsAt: ends };
 }
-
-/** The largest id an integer column holds on both databases; larger ids cannot exist. */
-export const MAX_ID = 2_147_483_647;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PageQuery, PaginatedSchema } from '../../http/pagination.ts';
 import { DateTimeIn, DateTimeOut, MoneyOut, Named, Nullable, Ref, Text } from '../../http/schemas.ts';
-import { MAX_ID } from './booking.input.ts';
+import { MAX_ID } from '../../lib/limits.ts';
 
 const ListingId = Type.Integer({ minimum: 1, maximum: MAX_ID });
 // The states of BOOKING_STATUSES (booking.state-machine.ts; its test compares the two).

@@ -8,21 +8,21 @@ import { AppError, invalidFields, notFound, permissionDenied } from '../../http/
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
+import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
-import type { DetailCache } from '../../lib/versioned-cache.ts';
-import { findVisibleListing, findVisibleListingRef, KINDS, type ListingRef } from '../catalog/index.ts';
+import { findVisibleListing, KINDS, type ListingLookups, type ListingRef } from '../catalog/index.ts';
 import { isValidAttribution } from './attribution.ts';
 import { availabilityFacts } from './availability.repository.ts';
 import { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
-import {
-  type ListingIdInput,
-  type ListingTarget,
-  listingTarget,
-  MAX_ID,
-  parseWindow,
-} from './booking.input.ts';
+import { type ListingIdInput, type ListingTarget, listingTarget, parseWindow } from './booking.input.ts';
 import * as repo from './booking.repository.ts';
-import { type BookingActor, nextStatus, TRANSITIONS } from './booking.state-machine.ts';
+import {
+  deniedMessage,
+  nextStatus,
+  type PartyAction,
+  partyOf,
+  TRANSITIONS,
+} from './booking.state-machine.ts';
 import { totalPriceCents } from './pricing.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
@@ -38,8 +38,8 @@ export interface BookingDeps {
   db: Kysely<Database>;
   clock: Clock;
   findClick: FindClick;
-  /** visible listings by kind and id for availability checks, valid while the catalog version is unchanged */
-  listingCache?: DetailCache<ListingRef>;
+  /** the catalog's cached lookups (availability checks find the listing there) */
+  listings: Pick<ListingLookups, 'byId'>;
 }
 
 // --- the API object, mapped from rows in one place ---------------------------------------------------------
@@ -97,11 +97,9 @@ async function bookingObject(db: Db, id: number): Promise<Booking> {
 const bookingNotFound = () => notFound('Booking not found.');
 const listingNotFound = (target: ListingTarget) => notFound(`${KINDS[target.kind].noun} not found.`);
 
-function partyOf(booking: { customer_id: number; vendor_id: number }, caller: AuthUser): BookingActor | null {
-  if (booking.customer_id === caller.id) return 'customer';
-  if (caller.vendorId !== null && booking.vendor_id === caller.vendorId) return 'vendor';
-  return null;
-}
+/** The caller's party to a booking row (see partyOf). */
+const partyToRow = (row: { customer_id: number; vendor_id: number }, caller: AuthUser) =>
+  partyOf({ customerId: row.customer_id, vendorId: row.vendor_id }, caller);
 
 // --- availability --------------------------------------------------------------------------------------------
 
@@ -122,7 +120,7 @@ export interface AvailabilityQuery extends ListingIdInput {
 export async function checkAvailability(deps: BookingDeps, query: AvailabilityQuery) {
   const target = listingTarget(query);
   const window = parseWindow(query.starts_at, query.ends_at);
-  const listing = await findVisibleListingRef(deps, target.kind, target.id);
+  const listing = await deps.listings.byId(deps.db, target.kind, target.id);
   if (!listing) throw listingNotFound(target);
   const verdict = await evaluate(deps.db, listing.id, window);
   return {
@@ -239,18 +237,10 @@ export async function requestBooking(
 
 // --- transitions ----------------------------------------------------------------------------------------------------
 
-export type PartyAction = 'approve' | 'decline' | 'cancel';
-
 export interface TransitionInput {
   vendor_notes?: string;
   note?: string;
 }
-
-const ACTION_DENIED: Record<PartyAction, string> = {
-  approve: "Only the listing's vendor can approve a booking.",
-  decline: "Only the listing's vendor can decline a booking.",
-  cancel: "Only the booking's customer can cancel a booking.",
-};
 
 /**
  * approve / decline / cancel. The booking row is read under lock and moved by an UPDATE guarded by
@@ -268,9 +258,9 @@ export async function transitionBooking(
   const now = deps.clock.now().getTime();
   await inTransaction(deps.db, async (trx) => {
     const booking = await repo.findBookingParties(trx, id, { forUpdate: true });
-    const party = booking && partyOf(booking, caller);
+    const party = booking && partyToRow(booking, caller);
     if (!booking || !party) throw bookingNotFound();
-    if (party !== transition.actor) throw permissionDenied(ACTION_DENIED[action]);
+    if (party !== transition.actor) throw permissionDenied(deniedMessage(action));
     const next = nextStatus(booking.status, action);
     if (!next) throw invalidState(booking.status, action);
     const vendorNotes = action === 'cancel' ? undefined : input.vendor_notes;
@@ -299,7 +289,7 @@ function invalidState(status: BookingStatus, action: string): AppError {
 
 export async function getBooking(deps: BookingDeps, caller: AuthUser, id: number): Promise<Booking> {
   const row = await repo.findBookingView(deps.db, id);
-  if (!row || !partyOf(row, caller)) throw bookingNotFound();
+  if (!row || !partyToRow(row, caller)) throw bookingNotFound();
   return (await withHistory(deps.db, [row]))[0];
 }
 

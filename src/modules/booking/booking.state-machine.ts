@@ -1,4 +1,5 @@
 import type { BookingStatus } from '../../db/database.ts';
+import type { AuthUser } from '../../http/auth.ts';
 
 // The booking lifecycle as data (decisions §6). Nothing here touches the database: the service reads
 // this table, and the guarded UPDATE uses `from` as its `status IN (...)` list.
@@ -10,8 +11,11 @@ export const ACTIVE_STATUSES = ['requested', 'approved', 'confirmed'] as const;
 
 export type BookingAction = 'approve' | 'decline' | 'cancel' | 'confirm_payment';
 
-/** Who may trigger an action: the listing's vendor, the booking's customer, or the payment webhook. */
-export type BookingActor = 'vendor' | 'customer' | 'system';
+/** A party to a booking: its customer, or the vendor of its listing. */
+export type BookingParty = 'customer' | 'vendor';
+
+/** Who may trigger an action: one of the booking's parties, or the payment webhook. */
+export type BookingActor = BookingParty | 'system';
 
 export interface Transition {
   actor: BookingActor;
@@ -19,16 +23,46 @@ export interface Transition {
   to: BookingStatus;
 }
 
-export const TRANSITIONS: Readonly<Record<BookingAction, Transition>> = {
+/** Each action with its one actor: access checks and refusal messages are derived from it. */
+export const TRANSITIONS = {
   approve: { actor: 'vendor', from: ['requested'], to: 'approved' },
   decline: { actor: 'vendor', from: ['requested', 'approved'], to: 'declined' },
   cancel: { actor: 'customer', from: ['requested', 'approved', 'confirmed'], to: 'cancelled' },
   confirm_payment: { actor: 'system', from: ['approved'], to: 'confirmed' },
+} as const satisfies Readonly<Record<BookingAction, Transition>>;
+
+/** The actions a party triggers (the others are the payment webhook's). */
+export type PartyAction = {
+  [A in BookingAction]: (typeof TRANSITIONS)[A]['actor'] extends BookingParty ? A : never;
+}[BookingAction];
+
+const ACTOR_NAMES: Record<BookingActor, string> = {
+  vendor: "the listing's vendor",
+  customer: "the booking's customer",
+  system: 'the payment gateway',
 };
+
+/** Why a caller who is not the action's actor is refused, stated from the transition's actor. */
+export function deniedMessage(action: BookingAction): string {
+  return `Only ${ACTOR_NAMES[TRANSITIONS[action].actor]} can ${action} a booking.`;
+}
+
+/**
+ * The caller's party to a booking, or null when they are neither its customer nor the vendor of its
+ * listing (they may not see it). A caller who is both counts as its customer.
+ */
+export function partyOf(
+  booking: { customerId: number; vendorId: number },
+  caller: Pick<AuthUser, 'id' | 'vendorId'>,
+): BookingParty | null {
+  if (booking.customerId === caller.id) return 'customer';
+  if (caller.vendorId !== null && booking.vendorId === caller.vendorId) return 'vendor';
+  return null;
+}
 
 /** The state `action` leads to from `from`, or null when the action is not allowed from there. */
 export function nextStatus(from: BookingStatus, action: BookingAction): BookingStatus | null {
-  const transition = TRANSITIONS[action];
+  const transition: Transition = TRANSITIONS[action];
   return transition.from.includes(from) ? transition.to : null;
 }
 

@@ -14,4 +14,11 @@ export {
   findBookingForPayment,
   setBookingCurrency,
 } from './booking.service.ts';
-export { ACTIVE_STATUSES, BOOKING_STATUSES, nextStatus, TRANSITIONS } from './booking.state-machine.ts';
+export {
+  ACTIVE_STATUSES,
+  BOOKING_STATUSES,
+  type BookingParty,
+  nextStatus,
+  partyOf,
+  TRANSITIONS,
+} from './booking.state-machine.ts';

@@ -1,7 +1,5 @@
 import type { ListingKind } from '../../db/database.ts';
-
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
+import { DAY_MS } from '../../lib/datetime.ts';
 
 /** Rental days of an equipment booking: the duration in 24-hour days, rounded up (so at least 1). */
 export function rentalDays(startsAt: number, endsAt: number): number {

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { categoriesRoutes } from './categories.routes.ts';
 import { KINDS } from './kinds.ts';
+import { ListingResponses } from './listings.responses.ts';
 import { listingRoutes } from './listings.routes.ts';
 import type { CatalogDeps } from './listings.service.ts';
 
 /** Categories and, per listing kind, the same routes under the kind's path segment and its aliases. */
 export const catalogRoutes: FastifyPluginAsync<{ deps: CatalogDeps }> = async (app, { deps }) => {
   await app.register(categoriesRoutes, { deps });
+  const responses = new ListingResponses();
   for (const kind of Object.values(KINDS)) {
-    await app.register(listingRoutes, { prefix: `/${kind.pathSegment}`, deps, kind });
+    await app.register(listingRoutes, { prefix: `/${kind.pathSegment}`, deps, responses, kind });
     for (const alias of kind.pathAliases)
-      await app.register(listingRoutes, { prefix: `/${alias}`, deps, kind, hidden: true });
+      await app.register(listingRoutes, { prefix: `/${alias}`, deps, responses, kind, hidden: true });
   }
 };

@@ -12,8 +12,9 @@ export { TRACKING_PARAMS, type TrackingParam } from './listings.schemas.ts';
 export {
   type AvailabilityFilter,
   type CatalogDeps,
+  createCatalogDeps,
   type DetailViewClick,
   findPublicListing,
-  findVisibleListingRef,
+  type ListingLookups,
   type RecordClick,
 } from './listings.service.ts';

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
+import { cacheVersion } from '../../db/cache-versions.ts';
 import { dialectOf } from '../../db/create-db.ts';
 import type { Db, ListingKind } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
+import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
 /** What other modules (booking, marketing) need to know of a listing. */
 export interface ListingRef {
@@ -104,4 +106,27 @@ export async function findVisibleListing(
 ): Promise<ListingRef | undefined> {
   const [row] = await (options.forUpdate ? visibleListingForUpdate : visibleListing)(db, { kind, id });
   return row ? toRef(row) : undefined;
+}
+
+/** findVisibleListing through a cache, for reads that lock nothing (availability checks). */
+export type CachedVisibleListingLookup = (
+  db: Db,
+  kind: ListingKind,
+  id: number,
+) => Promise<ListingRef | undefined>;
+
+/**
+ * A visible-listing lookup with a cache of its own (one per app instance: the catalog's deps builder makes
+ * it): each listing is read once per catalog version, so nothing older than an acknowledged write is
+ * returned. Booking requests do not use it: they read, and on PostgreSQL lock, the row in their transaction.
+ */
+export function cachedVisibleListingLookup(): CachedVisibleListingLookup {
+  const cache = new DetailCache<ListingRef>();
+  return (db, kind, id) =>
+    throughCache(
+      cache,
+      () => cacheVersion(db, 'catalog'),
+      `${kind}/${id}`,
+      () => findVisibleListing(db, kind, id),
+    );
 }

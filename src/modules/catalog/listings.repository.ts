@@ -12,6 +12,7 @@ import { dialectOf } from '../../db/create-db.ts';
 import type { Database, Db, Dialect, ListingKind, ListingsTable } from '../../db/database.ts';
 import { reusableQuery } from '../../db/reusable-query.ts';
 import type { Page } from '../../http/pagination.ts';
+import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
 /** A condition over the listings table; used for the injected availability filter. */
 export type ListingsWhere = (eb: ExpressionBuilder<Database, 'listings'>) => Expression<SqlBool>;
@@ -169,6 +170,27 @@ export async function findVisibleListingRow(
   publicId: string,
 ): Promise<ListingRow | undefined> {
   return (await visibleByPublicId(db, { kind, publicId }))[0];
+}
+
+/**
+ * A public detail lookup with a cache of its own (one per app instance: the catalog's deps builder makes
+ * it): each visible listing is read once per catalog version and kept as `map` makes it, so every lookup
+ * of an unchanged listing returns the same frozen value and costs one version read.
+ */
+export function cachedPublicListingLookup<V extends object>(
+  map: (row: ListingRow) => V,
+): (db: Db, kind: ListingKind, publicId: string) => Promise<V | undefined> {
+  const cache = new DetailCache<V>();
+  return (db, kind, publicId) =>
+    throughCache(
+      cache,
+      () => catalogVersion(db),
+      `${kind}/${publicId}`,
+      async () => {
+        const row = await findVisibleListingRow(db, kind, publicId);
+        return row && map(row);
+      },
+    );
 }
 
 export async function listListings(

@@ -6,11 +6,13 @@ import { permissionDenied } from '../../http/errors.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
 import type { KindDescriptor } from './kinds.ts';
+import type { ListingResponses } from './listings.responses.ts';
 import { listingSchemas, MAX_TRACKING_LENGTH, TRACKING_PARAMS, withArticle } from './listings.schemas.ts';
 import * as listings from './listings.service.ts';
 
 export interface ListingRoutesOptions {
   deps: listings.CatalogDeps;
+  responses: ListingResponses;
   kind: KindDescriptor;
   /** an alias prefix: served, but left out of the OpenAPI document */
   hidden?: boolean;
@@ -34,17 +36,12 @@ async function dropEmptyQueryValues(request: FastifyRequest): Promise<void> {
  */
 export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = async (
   app,
-  { deps, kind, hidden = false },
+  { deps, responses, kind, hidden = false },
 ) => {
   const s = listingSchemas(kind);
   const tags = [kind.tag];
   const { collection, noun, plural } = kind;
   const doc = <T extends FastifySchema>(schema: T): T => (hidden ? { ...schema, hide: true } : schema);
-  // A detail view's listing serialized once per listing object: the detail cache hands out the same
-  // frozen object until the catalog changes, and a changed catalog gives a new object. (Copying the
-  // listing into a new object and serializing its twenty fields at every view cost 1.5–5 µs a view.)
-  const listingJson = new WeakMap<listings.Listing, string>();
-  const listingSchema = s.listing as unknown as Record<string, unknown>; // Fastify's type for a schema
 
   app.get(
     `/${collection}/`,
@@ -61,14 +58,8 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const body = await listings.listPublicListings(deps, kind, request.query, page, {
-        // the body's next/previous links are absolute URLs built from the request's own
-        key: `${request.protocol}://${request.host}${request.url}`,
-        render: ({ count, results }) =>
-          Buffer.from(reply.serialize(paginated(request, page, count, results)) as string),
-      });
-      // serialized by this route's own response serializer and encoded once: sent as it is
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      const found = await listings.listPublicListings(deps, kind, request.query, page);
+      return responses.sendListPage(request, reply, page, found);
     },
   );
 
@@ -90,19 +81,12 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       }),
     },
     async (request, reply) => {
-      const { listing, click } = await listings.viewListing(deps, kind, request.params.public_id, {
+      const view = await listings.viewListing(deps, kind, request.params.public_id, {
         params: request.query,
         referrer: (request.headers.referer ?? '').slice(0, MAX_TRACKING_LENGTH),
         userId: request.user?.id ?? null,
       });
-      let json = listingJson.get(listing);
-      if (json === undefined) {
-        json = reply.serializeInput(listing, listingSchema) as string;
-        listingJson.set(listing, json);
-      }
-      // the view's own two fields (a number and an enum value), then the listing's, which always has some
-      const body = `{"marketing_click_id":${click.marketing_click_id},"click_traffic_type":${JSON.stringify(click.traffic_type)},${json.slice(1)}`;
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      return responses.sendDetail(reply, view, s.listing);
     },
   );
 

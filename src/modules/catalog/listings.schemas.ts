@@ -11,6 +11,7 @@ import {
   StringEnum,
   Text,
 } from '../../http/schemas.ts';
+import { MAX_ID } from '../../lib/limits.ts';
 import { VendorProfileSchema } from '../accounts/index.ts';
 import { CategoryRefSchema } from './categories.schemas.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
@@ -19,7 +20,6 @@ import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 
 export const PUBLIC_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const MAX_DETAILS_BYTES = 16 * 1024;
-const MAX_INT = 2_147_483_647;
 
 /** The query parameters a detail view stores on its click (the marketing module classifies them). */
 export const TRACKING_PARAMS = [
@@ -57,11 +57,11 @@ const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> 
     output: Type.Object({}, { additionalProperties: true }),
   },
   duration_minutes: {
-    input: Type.Integer({ minimum: 1, maximum: MAX_INT }),
+    input: Type.Integer({ minimum: 1, maximum: MAX_ID }),
     output: Type.Integer(),
   },
   capacity: {
-    input: Type.Integer({ minimum: 1, maximum: MAX_INT, description: 'participants per booking at most' }),
+    input: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'participants per booking at most' }),
     output: Type.Integer(),
   },
 };
@@ -136,7 +136,7 @@ function buildListingSchemas(kind: KindDescriptor) {
     [kind.priceField]: MoneyIn,
     ...pick(kind, 'input'),
     is_active: Type.Boolean({ description: 'inactive listings are shown only to their vendor' }),
-    category_id: Type.Integer({ minimum: 1, maximum: MAX_INT }),
+    category_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   };
   const requiredOnCreate = new Set([
     'public_id',

@@ -6,13 +6,12 @@ import { invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
+import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
-import { type DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
-import type { ListCache } from './list-cache.ts';
-import { findVisibleListing, type ListingRef } from './listing-lookup.repository.ts';
+import { type CachedVisibleListingLookup, cachedVisibleListingLookup } from './listing-lookup.repository.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
 
@@ -44,16 +43,38 @@ export type RecordClick = (click: DetailViewClick) => Promise<ViewClick>;
  */
 export type AvailabilityFilter = (from: number, to: number) => repo.ListingsWhere;
 
+/** The catalog's lookups of visible listings, each through a cache of this app instance. */
+export interface ListingLookups {
+  /** by kind and public id, with the API object (detail views, explicit click tracks) */
+  byPublicId: (db: Db, kind: ListingKind, publicId: string) => Promise<VisibleListing | undefined>;
+  /** by kind and id, as other modules know listings (availability checks) */
+  byId: CachedVisibleListingLookup;
+}
+
 export interface CatalogDeps {
   db: Kysely<Database>;
   clock: Clock;
   recordClick: RecordClick;
   /** absent until the booking module is wired: the available_from/available_to filter is then a 400 */
   availableIn?: AvailabilityFilter;
-  /** rendered public list pages by request, valid while the catalog version is unchanged */
-  listCache?: ListCache;
-  /** public detail lookups by kind and public id, valid while the catalog version is unchanged */
-  detailCache?: DetailCache<VisibleListing>;
+  lookups: ListingLookups;
+}
+
+/**
+ * The catalog's dependencies, with lookups whose caches belong to this app instance: apps built on
+ * different databases (tests) never share a cached listing.
+ */
+export function createCatalogDeps(deps: Omit<CatalogDeps, 'lookups'>): CatalogDeps {
+  return {
+    ...deps,
+    lookups: {
+      byPublicId: repo.cachedPublicListingLookup((row) => ({
+        ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
+        listing: toListing(KINDS[row.kind], row),
+      })),
+      byId: cachedVisibleListingLookup(),
+    },
+  };
 }
 
 export interface ListingsPage {
@@ -127,7 +148,6 @@ export interface PublicListQuery {
   ordering?: Ordering;
 }
 
-const MAX_ID = 2_147_483_647;
 const MONEY_MESSAGE = 'Enter an amount >= 0 with at most two decimal places, below 100,000,000.';
 const DATETIME_MESSAGE = 'Enter a valid ISO 8601 datetime.';
 
@@ -200,31 +220,33 @@ async function pageOfListings(
   return { count, results: rows.map((row) => toListing(kind, row)) };
 }
 
-/** How a page of listings becomes a response body; `key` names the request the body answers. */
-export interface PageRendering {
-  key: string;
-  render: (page: ListingsPage) => Buffer;
+/**
+ * A public list request, checked: the catalog version its page stays valid for, and how to read the page.
+ * The page is read after the version, so it is never older than that version (at worst newer).
+ */
+export interface PublicListings {
+  /** null when the page depends on more than the catalog (availability filters): never kept */
+  version: number | null;
+  read: () => Promise<ListingsPage>;
 }
 
 /**
- * Active listings of a kind, filtered and ordered as the query says, rendered as the response body.
- * Rendered bodies are cached per request key and catalog version (see ListCache), so a repeated query
- * costs one version read.
+ * Active listings of a kind, filtered and ordered as the query says. An invalid query is refused here,
+ * before anything is read.
  */
 export async function listPublicListings(
   deps: CatalogDeps,
   kind: KindDescriptor,
   query: PublicListQuery,
   page: Page,
-  rendering: PageRendering,
-): Promise<Buffer> {
+): Promise<PublicListings> {
   const filter = publicFilter(deps, kind, query);
   const order = orderOf(query.ordering);
-  const render = async () => rendering.render(await pageOfListings(deps.db, kind, filter, order, page));
+  const read = () => pageOfListings(deps.db, kind, filter, order, page);
   // Pages filtered by availability depend on bookings and slots, which the catalog version does not
-  // follow: they are always read fresh.
-  if (!filter || filter.extra) return render();
-  return throughCache(deps.listCache, () => repo.catalogVersion(deps.db), rendering.key, render);
+  // follow; a certainly empty page costs nothing to read.
+  if (!filter || filter.extra) return { version: null, read };
+  return { version: await repo.catalogVersion(deps.db), read };
 }
 
 export interface Visit {
@@ -239,49 +261,13 @@ export interface VisibleListing {
   listing: Listing;
 }
 
-/** The visible listing of a public id, its identity and its API object (through the detail cache). */
-function visibleListing(
-  deps: Pick<CatalogDeps, 'db' | 'detailCache'>,
-  kind: KindDescriptor,
-  publicId: string,
-): Promise<VisibleListing | undefined> {
-  return throughCache(
-    deps.detailCache,
-    () => repo.catalogVersion(deps.db),
-    `${kind.kind}/${publicId}`,
-    async () => {
-      const row = await repo.findVisibleListingRow(deps.db, kind.kind, publicId);
-      return (
-        row && { ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id }, listing: toListing(kind, row) }
-      );
-    },
-  );
-}
-
-/**
- * A publicly visible listing by kind and id as other modules know it, through `listingCache` when one is
- * given (availability checks, which do not lock the listing as a booking request does).
- */
-export function findVisibleListingRef(
-  deps: { db: Db; listingCache?: DetailCache<ListingRef> },
-  kind: ListingKind,
-  id: number,
-): Promise<ListingRef | undefined> {
-  return throughCache(
-    deps.listingCache,
-    () => repo.catalogVersion(deps.db),
-    `${kind}/${id}`,
-    () => findVisibleListing(deps.db, kind, id),
-  );
-}
-
 /** A publicly visible listing's identity by public id (explicit click tracks look listings up so). */
 export async function findPublicListing(
-  deps: Pick<CatalogDeps, 'db' | 'detailCache'>,
+  deps: Pick<CatalogDeps, 'db' | 'lookups'>,
   kind: ListingKind,
   publicId: string,
 ): Promise<VisibleListing['ref'] | undefined> {
-  return (await visibleListing(deps, KINDS[kind], publicId))?.ref;
+  return (await deps.lookups.byPublicId(deps.db, kind, publicId))?.ref;
 }
 
 /**
@@ -294,7 +280,7 @@ export async function viewListing(
   publicId: string,
   visit: Visit,
 ): Promise<ListingView> {
-  const found = await visibleListing(deps, kind, publicId);
+  const found = await deps.lookups.byPublicId(deps.db, kind.kind, publicId);
   if (!found) throw listingNotFound(kind);
   const click = await deps.recordClick({ listing: found.ref, source: 'detail_view', ...visit });
   return { listing: found.listing, click };

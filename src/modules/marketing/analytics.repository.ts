@@ -2,6 +2,7 @@ import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { dialectOf } from '../../db/create-db.ts';
 import type { Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
 import type { Page } from '../../http/pagination.ts';
+import { DAY_MS } from '../../lib/datetime.ts';
 
 // Analytics is a read model over the whole service: besides its own listing_clicks table it reads
 // `listings` (the click list shows public_id and title) and `bookings` (conversion) — read-only, in SQL,
@@ -81,8 +82,6 @@ export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promi
 }
 
 // --- summary ---------------------------------------------------------------------------------------------
-
-const DAY_MS = 86_400_000;
 
 export interface SummaryOptions {
   /**

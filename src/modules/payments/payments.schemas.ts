@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTimeOut, MoneyOut, Named, Ref, StringEnum, serviceChecks } from '../../http/schemas.ts';
+import { MAX_ID } from '../../lib/limits.ts';
 import { BOOKING_STATUSES } from '../booking/index.ts';
 import { EVENT_TYPES } from './payment-status.ts';
 
@@ -39,7 +40,7 @@ export const PaymentSchema = Named(
 
 export const CreateIntentBody = Type.Object(
   {
-    booking_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+    booking_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
     // The service trims and lower-cases it, then wants three letters.
     currency: Type.Optional(
       Type.String({
@@ -75,7 +76,7 @@ export const PaymentStatusResponse = Named(
 );
 
 export const PaymentIdParams = Type.Object({
-  payment_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  payment_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
 });
 
 export const WebhookBody = Type.Object(

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/create-db.ts';
+import { inReadSnapshot, inTransaction } from '../../db/create-db.ts';
 import type { Database, Db, PaymentStatus } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AuthUser } from '../../http/auth.ts';
@@ -7,7 +7,13 @@ import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
 import { formatMoney } from '../../lib/money.ts';
-import { confirmApprovedBooking, findBookingForPayment, setBookingCurrency } from '../booking/index.ts';
+import {
+  type BookingForPayment,
+  confirmApprovedBooking,
+  findBookingForPayment,
+  partyOf,
+  setBookingCurrency,
+} from '../booking/index.ts';
 import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
 import { canMovePayment, EVENT_STATUS, type GatewayEventType, OPEN_STATUSES } from './payment-status.ts';
 import * as repo from './payments.repository.ts';
@@ -37,9 +43,29 @@ export interface IntentResult {
   body: { payment: ReturnType<typeof toPayment>; client_secret: string; mocked: boolean };
 }
 
+/** The caller's approved booking, checked for paying: only its customer pays, and only once approved. */
+async function payableBooking(db: Db, caller: AuthUser, bookingId: number): Promise<BookingForPayment> {
+  const booking = await findBookingForPayment(db, bookingId);
+  // to anyone but its customer the booking does not exist
+  if (!booking || partyOf(booking, caller) !== 'customer') throw notFound('Booking not found.');
+  if (booking.status !== 'approved') {
+    throw new AppError(
+      'invalid_state',
+      `A payment needs an approved booking; this one is ${booking.status}.`,
+    );
+  }
+  return booking;
+}
+
 /**
  * Opens a payment for the caller's approved booking. While one is open (requires_payment, processing),
  * asking again returns that one instead of opening a second.
+ *
+ * The gateway is called between two transactions, never inside one: a transaction waiting on the network
+ * would hold a connection, and on SQLite the only write lock, for as long as the gateway takes. So the
+ * second transaction checks the booking again, and the one-open-payment index decides between requests
+ * that opened intents at the same time: the loser answers with the winner's payment and cancels its own
+ * intent at the gateway.
  */
 export async function createPaymentIntent(
   deps: PaymentsDeps,
@@ -53,23 +79,21 @@ export async function createPaymentIntent(
     created,
     body: { payment: toPayment(row), client_secret: row.client_secret, mocked: deps.gateway.mocked },
   });
-  return inTransaction(deps.db, async (trx) => {
-    const booking = await findBookingForPayment(trx, input.booking_id);
-    if (!booking || booking.customerId !== caller.id) throw notFound('Booking not found.');
-    if (booking.status !== 'approved') {
-      throw new AppError(
-        'invalid_state',
-        `A payment needs an approved booking; this one is ${booking.status}.`,
-      );
-    }
-    const open = await repo.findOpenPayment(trx, booking.id);
-    if (open) return respond(open, false);
-    const intent = await deps.gateway.createIntent({
-      amountCents: booking.totalPriceCents,
-      currency,
-      bookingId: booking.id,
-    });
-    const now = deps.clock.now().getTime();
+  const checked = await inReadSnapshot(deps.db, async (db) => {
+    const booking = await payableBooking(db, caller, input.booking_id);
+    return { booking, open: await repo.findOpenPayment(db, booking.id) };
+  });
+  if (checked.open) return respond(checked.open, false);
+
+  const intent = await deps.gateway.createIntent({
+    amountCents: checked.booking.totalPriceCents,
+    currency,
+    bookingId: checked.booking.id,
+  });
+  const now = deps.clock.now().getTime();
+  const stored = await inTransaction(deps.db, async (trx) => {
+    // declined, cancelled or paid meanwhile: refused as if the request had come after
+    const booking = await payableBooking(trx, caller, input.booking_id);
     const row = await repo.insertPaymentUnlessOpen(trx, {
       booking_id: booking.id,
       gateway_payment_intent_id: intent.intentId,
@@ -81,25 +105,27 @@ export async function createPaymentIntent(
       created_at: now,
       updated_at: now,
     });
-    if (!row) {
-      // Another request opened one between our read and our insert (PostgreSQL): answer with it.
-      const raced = await repo.findOpenPayment(trx, booking.id);
-      if (!raced) throw new AppError('conflict', 'The payment changed meanwhile; try again.');
-      return respond(raced, false);
+    if (row) {
+      await setBookingCurrency(trx, booking.id, currency);
+      return { row, created: true };
     }
-    await setBookingCurrency(trx, booking.id, currency);
-    return respond(row, true);
+    // another request opened one since our check: answer with it
+    const raced = await repo.findOpenPayment(trx, booking.id);
+    if (!raced) throw new AppError('conflict', 'The payment changed meanwhile; try again.');
+    return { row: raced, created: false };
+  }).catch(async (error: unknown) => {
+    await deps.gateway.cancelIntent(intent.intentId);
+    throw error;
   });
+  if (!stored.created) await deps.gateway.cancelIntent(intent.intentId);
+  return respond(stored.row, stored.created);
 }
 
 /** The payment and its booking's status, for the booking's customer or vendor only. */
 export async function getPaymentStatus(deps: PaymentsDeps, caller: AuthUser, paymentId: number) {
   const payment = await repo.findPaymentById(deps.db, paymentId);
   const booking = payment && (await findBookingForPayment(deps.db, payment.booking_id));
-  const isParty =
-    booking &&
-    (booking.customerId === caller.id || (caller.vendorId !== null && booking.vendorId === caller.vendorId));
-  if (!payment || !booking || !isParty) throw notFound('Payment not found.');
+  if (!payment || !booking || !partyOf(booking, caller)) throw notFound('Payment not found.');
   return { ...toPayment(payment), booking_status: booking.status };
 }
 
@@ -150,9 +176,15 @@ export async function applyWebhookEvent(deps: PaymentsDeps, event: WebhookInput)
   }
 }
 
+/** An event's outcome, and the intent to cancel at the gateway once its transaction has committed. */
+interface AppliedEvent {
+  result: WebhookResult;
+  supersededIntent?: string;
+}
+
 async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): Promise<WebhookResult> {
   const now = deps.clock.now().getTime();
-  return inTransaction(deps.db, async (trx) => {
+  const applied = await inTransaction<AppliedEvent>(deps.db, async (trx) => {
     const payment = await repo.findPaymentByIntentForUpdate(trx, event.gateway_payment_intent_id);
     // Not stored: the gateway retries, and a later delivery applies once the payment exists.
     if (!payment) throw notFound('No payment has this gateway_payment_intent_id.');
@@ -173,13 +205,18 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
     if (!stored) {
       const previous = await repo.findWebhookEvent(trx, event.gateway_event_id);
       return {
-        received: true,
-        duplicate: true,
-        applied: previous?.applied === 1,
-        payment_status: payment.status,
+        result: {
+          received: true,
+          duplicate: true,
+          applied: previous?.applied === 1,
+          payment_status: payment.status,
+        },
       };
     }
-    if (!applies) return { received: true, duplicate: false, applied: false, payment_status: payment.status };
+    if (!applies)
+      return {
+        result: { received: true, duplicate: false, applied: false, payment_status: payment.status },
+      };
     const chargeId =
       target === 'succeeded'
         ? typeof event.payload?.charge_id === 'string' && event.payload.charge_id
@@ -191,25 +228,33 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
       gateway_charge_id: chargeId,
       updated_at: now,
     });
-    if (target === 'succeeded') {
-      // A booking declined or cancelled meanwhile stays as it is; the payment still records the success.
-      await confirmApprovedBooking(trx, payment.booking_id, now);
-      await closeSupersededPayment(deps, trx, payment.booking_id, now);
-    }
-    return { received: true, duplicate: false, applied: true, payment_status: updated.status };
+    const result: WebhookResult = {
+      received: true,
+      duplicate: false,
+      applied: true,
+      payment_status: updated.status,
+    };
+    if (target !== 'succeeded') return { result };
+    // A booking declined or cancelled meanwhile stays as it is; the payment still records the success.
+    await confirmApprovedBooking(trx, payment.booking_id, now);
+    return { result, supersededIntent: await closeSupersededPayment(trx, payment.booking_id, now) };
   });
+  // at the gateway after the commit: never a network call inside a transaction (see createPaymentIntent)
+  if (applied.supersededIntent !== undefined) await deps.gateway.cancelIntent(applied.supersededIntent);
+  return applied.result;
 }
 
 /**
  * A success for a payment the customer had given up on (a late event for a failed one, after a new payment
  * was opened) settles the booking, so the new payment must not take the money a second time: while nobody
- * has started paying it (requires_payment) it is cancelled at the gateway and closed as failed. One already
- * processing is left to finish and its outcome recorded as it comes; a second success is then a refund for
- * the vendor to make, visible in the booking's payments.
+ * has started paying it (requires_payment) it is closed as failed, and its intent (returned) is to be
+ * cancelled at the gateway once this transaction commits. One already processing is left to finish and its
+ * outcome recorded as it comes; a second success is then a refund for the vendor to make, visible in the
+ * booking's payments.
  */
-async function closeSupersededPayment(deps: PaymentsDeps, trx: Db, bookingId: number, now: number) {
+async function closeSupersededPayment(trx: Db, bookingId: number, now: number): Promise<string | undefined> {
   const open = await repo.findOpenPayment(trx, bookingId);
-  if (!open || open.status !== 'requires_payment') return;
-  await deps.gateway.cancelIntent(open.gateway_payment_intent_id);
+  if (open?.status !== 'requires_payment') return undefined;
   await repo.updatePayment(trx, open.id, { status: 'failed', updated_at: now });
+  return open.gateway_payment_intent_id;
 }

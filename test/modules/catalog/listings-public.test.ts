@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/http/errors.ts';
 import { pageOf } from '../../../src/http/pagination.ts';
 import { EQUIPMENT, KINDS, type ListingsWhere } from '../../../src/modules/catalog/index.ts';
-import { type CatalogDeps, listPublicListings } from '../../../src/modules/catalog/listings.service.ts';
+import {
+  type CatalogDeps,
+  createCatalogDeps,
+  listPublicListings,
+} from '../../../src/modules/catalog/listings.service.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
 import { categoryId, type ListingOut } from '../../helpers/catalog-factories.ts';
 import { type Account, registerCustomer, registerVendor } from '../../helpers/factories.ts';
@@ -261,21 +265,19 @@ describe.each(KIND_CASES)('public list ($kind)', (k: KindCase) => {
 });
 
 describe('the availability hook', () => {
-  const deps = (availableIn?: CatalogDeps['availableIn']): CatalogDeps => ({
-    db: t.db,
-    clock: t.clock,
-    recordClick: async () => {
-      throw new Error('no clicks here');
-    },
-    availableIn,
-  });
+  const deps = (availableIn?: CatalogDeps['availableIn']): CatalogDeps =>
+    createCatalogDeps({
+      db: t.db,
+      clock: t.clock,
+      recordClick: async () => {
+        throw new Error('no clicks here');
+      },
+      availableIn,
+    });
   const window = { available_from: '2026-07-01T10:00:00Z', available_to: '2026-07-01T12:00:00Z' };
 
   it('answers 400 when no availability filter is wired', async () => {
-    const error = await listPublicListings(deps(), EQUIPMENT, window, pageOf({}), {
-      key: 'k',
-      render: (page) => Buffer.from(JSON.stringify(page)),
-    }).catch((e) => e);
+    const error = await listPublicListings(deps(), EQUIPMENT, window, pageOf({})).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe('invalid');
     expect(error.errors).toEqual({
@@ -329,11 +331,8 @@ describe('the availability hook', () => {
         );
     };
     const names = async (query: Record<string, string>) => {
-      const body = await listPublicListings(deps(noOverlap), KINDS.equipment, query, pageOf({}), {
-        key: JSON.stringify(query),
-        render: (page) => Buffer.from(JSON.stringify(page)),
-      });
-      const { count, results } = JSON.parse(body.toString()) as { count: number; results: { id: number }[] };
+      const listings = await listPublicListings(deps(noOverlap), KINDS.equipment, query, pageOf({}));
+      const { count, results } = await listings.read();
       const byId = new Map(Object.entries(world.equipment).map(([name, l]) => [l.id, name]));
       expect(count).toBe(results.length);
       return results.map((l) => byId.get(l.id));

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockGateway } from '../../../src/modules/payments/index.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
-import { createEquipment } from '../../helpers/catalog-factories.ts';
-import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
+import { approvedBooking as approvedBookingOf } from '../../helpers/payment-factories.ts';
 
 // Found by the race suite (test/reliability/races.test.ts): a late event for a failed payment, arriving
 // after the customer opened a new payment, tried to reopen the old one and broke the one-open-payment
@@ -26,45 +25,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** An approved booking and the helpers to pay for it. */
-async function approvedBooking() {
-  const vendor = await registerVendor(t.app);
-  const customer = await registerCustomer(t.app);
-  const item = await createEquipment(t.app, vendor);
-  const starts = t.clock.now().getTime() + 3 * 86_400_000;
-  const booking = await api({
-    method: 'POST',
-    url: '/api/v1/booking/bookings/request/',
-    token: customer.token,
-    payload: {
-      equipment_item_id: item.id,
-      starts_at: new Date(starts).toISOString(),
-      ends_at: new Date(starts + 86_400_000).toISOString(),
-    },
-  });
-  const bookingId: number = booking.json().id;
-  await api({ method: 'POST', url: `/api/v1/booking/bookings/${bookingId}/approve/`, token: vendor.token });
-  const intent = () =>
-    api({
-      method: 'POST',
-      url: '/api/v1/payment/intents/',
-      token: customer.token,
-      payload: { booking_id: bookingId },
-    });
-  const event = (id: string, type: string, intentId: string) =>
-    api({
-      method: 'POST',
-      url: '/api/v1/payment/webhooks/gateway/',
-      payload: { gateway_event_id: id, event_type: type, gateway_payment_intent_id: intentId },
-    });
-  const payments = () =>
-    t.db
-      .selectFrom('payments')
-      .select(['id', 'status'])
-      .where('booking_id', '=', bookingId)
-      .orderBy('id')
-      .execute();
-  return { bookingId, customer, intent, event, payments };
-}
+const approvedBooking = () => approvedBookingOf(t);
 
 describe('a late event for a replaced payment', () => {
   it('is stored but does not reopen the failed payment while a newer one is open', async () => {
