@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import { reusableQuery } from './reusable-query.ts';
+import { preparedQuery } from './prepared-query.ts';
 import { readSharedPerTurn } from './turn-read.ts';
 
 /**
@@ -15,7 +15,7 @@ export type CacheVersionName = (typeof NAMES)[number];
 // By primary key, never by scanning the table: on PostgreSQL every bump leaves a dead row version behind
 // until vacuum, and right after a bulk write (40,000 listings seeded) a scan of the table took 2.5 ms
 // where the key lookup takes 0.02.
-const versionsQuery = reusableQuery(
+const versionsQuery = preparedQuery(
   (db) =>
     db
       .selectFrom('cache_versions')

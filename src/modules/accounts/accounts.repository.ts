@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db, UsersTable, VendorProfilesTable } from '../../db/database.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 
 export type UserRow = Selectable<UsersTable>;
 export type VendorProfileRow = Selectable<VendorProfilesTable>;
@@ -15,10 +15,10 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
 
 /**
  * What authentication needs of a user, in one indexed lookup; it runs on every authenticated request, so
- * its SQL is compiled once, and the vendor profile comes from a scalar subquery (a join with bound values
+ * it is prepared once, and the vendor profile comes from a scalar subquery (a join with bound values
  * is re-planned by SQLite at every execution).
  */
-const authUserQuery = reusableQuery(
+const authUserQuery = preparedQuery(
   (db, a: { id: number }) =>
     db
       .selectFrom('users')

@@ -8,9 +8,9 @@ import {
   type Updateable,
 } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
-import { dialectOf } from '../../db/create-db.ts';
 import type { Database, Db, Dialect, ListingKind, ListingsTable } from '../../db/database.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { insertReturningId, preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 
 /** A condition over the listings table; used for the injected availability filter. */
@@ -153,7 +153,7 @@ export async function findListing(db: Db, filter: ListingFilter): Promise<Listin
   return selectListings(db, filter).executeTakeFirst();
 }
 
-const visibleByPublicId = reusableQuery(
+const visibleByPublicId = preparedQuery(
   (db, args: { kind: string; publicId: string }) =>
     selectListings(db, { kind: args.kind as ListingKind, activeOnly: true, publicId: args.publicId }),
   ['kind', 'publicId'],
@@ -161,7 +161,7 @@ const visibleByPublicId = reusableQuery(
 
 /**
  * The public detail lookup (the hottest read of the service): an active, unarchived listing by public
- * id, its SQL compiled once.
+ * id, prepared once.
  */
 export async function findVisibleListingRow(
   db: Db,
@@ -195,8 +195,7 @@ export async function countListings(db: Db, filter: ListingFilter): Promise<numb
 }
 
 export async function insertListing(db: Db, values: Insertable<ListingsTable>): Promise<number> {
-  const row = await db.insertInto('listings').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+  return insertReturningId(db, db.insertInto('listings').values(values));
 }
 
 /** Updates a live (unarchived) listing of the vendor; false when there is none. */

@@ -1,6 +1,6 @@
 import { type RawBuilder, type Selectable, sql } from 'kysely';
-import { dialectOf } from '../../db/create-db.ts';
 import type { Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
 import type { Page } from '../../http/pagination.ts';
 
 // Analytics is a read model over the whole service: besides its own listing_clicks table it reads
