@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
-import { guardedDialect } from './unit-guard.ts';
+import { guardGroupCommitUnits } from './unit-guard.ts';
 
 // The PostgreSQL side of createDb: the pool, its figures, and the client that runs hot statements as named
 // prepared statements.
@@ -51,10 +51,8 @@ export function openPostgres(
   });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
-  const dialect = new PostgresDialect({ pool });
-  const db = new Kysely<Database>({
-    dialect: options.guardGroupCommitUnits ? guardedDialect(dialect) : dialect,
-  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  if (options.guardGroupCommitUnits) guardGroupCommitUnits(db);
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { db, poolStats };
 }

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { type CompiledQuery, Kysely, type QueryResult, type RawBuilder, SqliteDialect, sql } from 'kysely';
 import type { Database, Db } from './database.ts';
-import { guardedDialect } from './unit-guard.ts';
+import { guardGroupCommitUnits } from './unit-guard.ts';
 
 // The SQLite side of createDb: the connection's settings, its statement cache, the WAL checkpointer, and
 // the direct path by which hot statements skip Kysely's queue for the one connection.
@@ -129,10 +129,8 @@ export function openSqlite(
   const forKysely = new Proxy(database, {
     get: (target, property) => (property === 'prepare' ? prepare : Reflect.get(target, property, target)),
   });
-  const dialect = new SqliteDialect({ database: forKysely });
-  const db = new Kysely<Database>({
-    dialect: options.guardGroupCommitUnits ? guardedDialect(dialect) : dialect,
-  });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: forKysely }) });
+  if (options.guardGroupCommitUnits) guardGroupCommitUnits(db);
   connections.set(db, { database, prepare });
   return {
     db,

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DatabaseConnection, Driver, Dialect as KyselyDialect } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from './database.ts';
 
 // A unit of a group commit (inTransaction with `groupCommit`) must query only through the transaction
 // handle it is given. On SQLite the group holds the one connection until every unit of it has finished,
@@ -36,35 +37,18 @@ export function asGroupUnit<H, T>(work: (handle: H) => Promise<T>): (handle: H) 
 }
 
 /**
- * `dialect` with every connection its handles ask for checked first: a transaction handle runs on the
- * connection it already holds and asks for none, so within a unit only another handle gets here.
+ * Makes every query through `db` itself (not through the transactions it opens, which hold a connection
+ * of their own) check first that it is not issued by a unit of a group commit. Kysely offers no hook
+ * that runs before a query waits for its connection, so the handle's executor, through which each query
+ * and each transaction of the handle asks for one, is wrapped; the handles of its transactions get
+ * executors of their own and stay as they are.
  */
-export function guardedDialect(dialect: KyselyDialect): KyselyDialect {
+export function guardGroupCommitUnits(db: Kysely<Database>): void {
   guarding = true;
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => guardedDriver(dialect.createDriver()),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
+  const executor = db.getExecutor();
+  const provideConnection = executor.provideConnection.bind(executor);
+  executor.provideConnection = (consumer) => {
+    checkOutsideGroupUnit();
+    return provideConnection(consumer);
   };
-}
-
-function guardedDriver(driver: Driver): Driver {
-  const guarded: Driver = {
-    init: (options) => driver.init(options),
-    acquireConnection: (options) => {
-      checkOutsideGroupUnit();
-      return driver.acquireConnection(options);
-    },
-    beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
-    commitTransaction: (connection) => driver.commitTransaction(connection),
-    rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
-    releaseConnection: (connection: DatabaseConnection, options) =>
-      driver.releaseConnection(connection, options),
-    destroy: (options) => driver.destroy(options),
-  };
-  if (driver.savepoint) guarded.savepoint = driver.savepoint.bind(driver);
-  if (driver.rollbackToSavepoint) guarded.rollbackToSavepoint = driver.rollbackToSavepoint.bind(driver);
-  if (driver.releaseSavepoint) guarded.releaseSavepoint = driver.releaseSavepoint.bind(driver);
-  return guarded;
 }
