@@ -20,8 +20,13 @@ const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((s) => sql
  * (start, end + longest) of ends_at instead of every booking ending after start. A listing without a
  * record has no bookings; the bound is then left open rather than trusted.
  */
-function overlappingEndBound(listingId: Value, windowEnd: Value) {
-  return sql<number>`${windowEnd} + coalesce((select longest_ms from listing_booking_spans where listing_id = ${listingId}), ${sql.lit(Number.MAX_SAFE_INTEGER)})`;
+// biome-ignore lint/suspicious/noExplicitAny: a subquery, wherever the query around it reads from
+function overlappingEndBound(eb: ExpressionBuilder<Database, any>, listingId: Value, windowEnd: Value) {
+  const longest = eb
+    .selectFrom('listing_booking_spans')
+    .select('longest_ms')
+    .where('listing_id', '=', listingId);
+  return sql<number>`${windowEnd} + ${eb.fn.coalesce(longest, sql.lit(Number.MAX_SAFE_INTEGER))}`;
 }
 
 /** A number in a query: a bound value, or a column of the query around it (see factsOfWindowsPg). */
@@ -36,7 +41,7 @@ const overlappingBookings = (db: Db, a: Window) =>
     .selectFrom('bookings')
     .where('listing_id', '=', a.listingId)
     .where('ends_at', '>', a.startsAt)
-    .where('ends_at', '<', overlappingEndBound(a.listingId, a.endsAt))
+    .where((eb) => eb('ends_at', '<', overlappingEndBound(eb, a.listingId, a.endsAt)))
     .where('starts_at', '<', a.endsAt)
     .where(ACTIVE);
 
@@ -181,7 +186,7 @@ export function listingAvailableIn(
       .where('b.status', 'in', ACTIVE_STATUSES)
       .where('b.starts_at', '<', to)
       .where('b.ends_at', '>', from)
-      .where('b.ends_at', '<', overlappingEndBound(sql.ref('listings.id'), to));
+      .where('b.ends_at', '<', overlappingEndBound(eb, sql.ref('listings.id'), to));
     const blockingOverlap = slotsOfListing()
       .where('s.is_available', '=', 0)
       .where('s.starts_at', '<', to)
