@@ -1,5 +1,5 @@
 import { type Kysely, PostgresAdapter, type SelectQueryBuilder } from 'kysely';
-import type { Dialect } from './database.ts';
+import type { Db, Dialect } from './database.ts';
 
 // Where SQLite and PostgreSQL need different SQL, a repository branches on dialectOf, one small function
 // per query.
@@ -16,7 +16,7 @@ export function dialectOf(db: Kysely<any>): Dialect {
  */
 // biome-ignore lint/suspicious/noExplicitAny: any select of any table
 export function forUpdate<Query extends SelectQueryBuilder<any, any, any>>(
-  db: Kysely<any>,
+  db: Db,
   query: Query,
 ): Query {
   return dialectOf(db) === 'postgres' ? (query.forUpdate() as Query) : query;

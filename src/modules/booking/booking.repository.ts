@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Selectable, sql, type Updateable } from 'kysely';
+import type { ExpressionBuilder, Selectable, Updateable } from 'kysely';
 import type {
   BookingStatus,
   BookingStatusHistoryTable,
