@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { preparedQuery } from '../../src/db/prepared-query.ts';
+import { insertReturningId, preparedInsert, preparedQuery } from '../../src/db/prepared-query.ts';
 import { inTransaction } from '../../src/db/transactions.ts';
 
 let handle: DbHandle;
@@ -98,5 +98,33 @@ describe('preparedQuery', () => {
       }),
     ).rejects.toThrow('roll back');
     expect(await bySlug(handle.db, { slug: 'surf-skis' })).toEqual([]);
+  });
+
+  it('answers an insert with the id of the row it wrote, prepared or built, inside a transaction or not', async () => {
+    const categoryValues = (slug: string) => ({
+      name: slug,
+      slug,
+      description: '',
+      created_at: 0,
+      updated_at: 0,
+    });
+    const insertCategory = preparedInsert(
+      (db, args: { slug: string }) => db.insertInto('categories').values(categoryValues(args.slug)),
+      ['slug'],
+    );
+    const slugOf = async (id: number) =>
+      (await handle.db.selectFrom('categories').select('slug').where('id', '=', id).executeTakeFirst())?.slug;
+    const prepared = await insertCategory(handle.db, { slug: 'canoes-prepared' });
+    const built = await insertReturningId(
+      handle.db,
+      handle.db.insertInto('categories').values(categoryValues('canoes-built')),
+    );
+    const inside = await inTransaction(handle.db, (trx) => insertCategory(trx, { slug: 'canoes-inside' }));
+    expect([await slugOf(prepared), await slugOf(built), await slugOf(inside)]).toEqual([
+      'canoes-prepared',
+      'canoes-built',
+      'canoes-inside',
+    ]);
+    expect(new Set([prepared, built, inside]).size).toBe(3);
   });
 });
