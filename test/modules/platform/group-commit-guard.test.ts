@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../../src/db/create-db.ts';
-import type { Db } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { preparedQuery } from '../../src/db/prepared-query.ts';
-import { inTransaction } from '../../src/db/transactions.ts';
-import { catalogVersion } from '../../src/modules/catalog/listings.repository.ts';
+import type { Db } from '../../../src/db/database.ts';
+import { preparedQuery } from '../../../src/db/prepared-query.ts';
+import { inTransaction } from '../../../src/db/transactions.ts';
+import { catalogVersion } from '../../../src/modules/catalog/listings.repository.ts';
+import { buildTestApp, type TestApp } from '../../helpers/build-test-app.ts';
 
 // On SQLite a group commit holds the one connection until each of its units has finished, so a unit that
 // queries through any handle but the transaction handle it was given would wait for itself forever.
-// Outside production (createDb's default) such a query fails at once instead. Each mistake below races a
-// timer: without the guard the unit never settles and the test fails on the timer instead of hanging.
+// Outside production (createDb's default) such a query fails at once instead, on PostgreSQL too (where it
+// would not hang, but is the same mistake). Each mistake below races a timer: without the guard the unit
+// never settles on SQLite and the test fails on the timer instead of hanging.
 
-let handle: DbHandle;
+let t: TestApp;
 beforeAll(async () => {
-  handle = createDb('sqlite::memory:');
-  await migrateToLatest(handle.db);
+  t = await buildTestApp();
 });
-afterAll(() => handle.close());
+afterAll(() => t.close());
 
 const MISTAKE = /group commit .* queried through a handle other than the transaction handle/;
 
@@ -43,7 +42,7 @@ const categoryNames = preparedQuery(
 
 /** A unit of a group commit on the service's handle that runs `mistake` with that same handle. */
 const groupUnit = (mistake: (serviceHandle: Db) => Promise<unknown>) =>
-  inTransaction(handle.db, async () => mistake(handle.db), { groupCommit: true });
+  inTransaction(t.db, async () => mistake(t.db), { groupCommit: true });
 
 describe('a unit of a group commit that queries through another handle', () => {
   it('fails at once when it runs a query built with Kysely', async () => {
@@ -76,7 +75,7 @@ describe('a unit of a group commit that queries through another handle', () => {
     const [mistaken, good] = await Promise.all([
       settledWithin(groupUnit((db) => categoryNames(db, { slug: 'kayaks' }))),
       settledWithin(
-        inTransaction(handle.db, async (trx) => (await categoryNames(trx, { slug: 'kayaks' }))[0].name, {
+        inTransaction(t.db, async (trx) => (await categoryNames(trx, { slug: 'kayaks' }))[0].name, {
           groupCommit: true,
         }),
       ),
@@ -84,6 +83,6 @@ describe('a unit of a group commit that queries through another handle', () => {
     expect(mistaken).toMatchObject({ ok: false, error: { message: expect.stringMatching(MISTAKE) } });
     expect(good).toEqual({ ok: true, value: 'Kayaks' });
     // and the service's handle works again once the group has committed
-    expect(await categoryNames(handle.db, { slug: 'kayaks' })).toEqual([{ name: 'Kayaks' }]);
+    expect(await categoryNames(t.db, { slug: 'kayaks' })).toEqual([{ name: 'Kayaks' }]);
   });
 });
