@@ -1,4 +1,4 @@
-import { type Compilable, type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { BookingStatus, Database, Db } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
@@ -88,7 +88,8 @@ const allFacts = (db: Db, a: Window) =>
           sql.lit('').as('detail'),
         ])
         .where((eb) => eb.exists(anyAvailableSlot(db, a))),
-    ) as Compilable<FactRow>;
+    )
+    .$castTo<FactRow>();
 
 const allFactsQuery = preparedQuery((db, a: WindowArgs) => allFacts(db, a), WINDOW_ARGS);
 
@@ -106,18 +107,14 @@ const factsOfWindowsPg = preparedQuery((db, asked: WindowArrays) => {
     listingId: column('listing_id'),
     startsAt: column('starts_at'),
     endsAt: column('ends_at'),
-  }) as ReturnType<typeof overlappingBookings> & Compilable<FactRow>;
+  });
+  const windows = sql<{ ord: number }>`unnest(${asked.listingId}::integer[], ${asked.startsAt}::bigint[],
+    ${asked.endsAt}::bigint[]) with ordinality`;
   return db
-    .selectFrom(
-      sql<{
-        ord: number;
-      }>`unnest(${asked.listingId}::integer[], ${asked.startsAt}::bigint[], ${asked.endsAt}::bigint[]) with ordinality`.as<'asked'>(
-        sql`asked(listing_id, starts_at, ends_at, ord)`,
-      ),
-    )
+    .selectFrom(windows.as<'asked'>(sql`asked(listing_id, starts_at, ends_at, ord)`))
     .crossJoinLateral(facts.as('fact'))
     .select('asked.ord')
-    .selectAll('fact') as Compilable<FactRow & { ord: number }>;
+    .selectAll('fact');
 }, WINDOW_ARGS);
 
 async function factsOfWindows(db: Db, windows: WindowArgs[]): Promise<FactRow[][]> {
