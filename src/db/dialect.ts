@@ -15,9 +15,6 @@ export function dialectOf(db: Kysely<any>): Dialect {
  * a time, and the query is returned as it is.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any select of any table
-export function forUpdate<Query extends SelectQueryBuilder<any, any, any>>(
-  db: Db,
-  query: Query,
-): Query {
+export function forUpdate<Query extends SelectQueryBuilder<any, any, any>>(db: Db, query: Query): Query {
   return dialectOf(db) === 'postgres' ? (query.forUpdate() as Query) : query;
 }
