@@ -20,6 +20,8 @@ const handle = createDb(config.databaseUrl, {
   backgroundCheckpoints: true,
   preparedStatements: config.pgPreparedStatements,
   poolSize: config.pgPoolSize,
+  // the check costs a lookup per query; outside production it turns a group-commit deadlock into an error
+  guardGroupCommitUnits: config.nodeEnv !== 'production',
 });
 if (config.migrateOnStart) await migrateToLatest(handle.db);
 const app = await buildApp(config, { db: handle.db, poolStats: handle.poolStats });

@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import { reusableQuery } from './reusable-query.ts';
+import { preparedQuery } from './prepared-query.ts';
 import { readSharedPerTurn } from './turn-read.ts';
 
 /**
@@ -13,9 +13,9 @@ const NAMES = ['catalog', 'accounts'] as const;
 export type CacheVersionName = (typeof NAMES)[number];
 
 // By primary key, never by scanning the table: on PostgreSQL every bump leaves a dead row version behind
-// until vacuum, and right after a bulk write (40,000 listings seeded) a scan of the table took 2.5 ms
-// where the key lookup takes 0.02.
-const versionsQuery = reusableQuery(
+// until vacuum, so right after a bulk write (a seeded catalog) a scan reads many times the rows a key
+// lookup does.
+const versionsQuery = preparedQuery(
   (db) =>
     db
       .selectFrom('cache_versions')

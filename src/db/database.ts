@@ -194,6 +194,42 @@ export interface ListingBookingSpansTable {
   longest_ms: number;
 }
 
+/**
+ * A vendor's clicks per UTC day, traffic type and campaign (the summary reads whole days from it), kept
+ * by triggers on listing_clicks (migrations 2026112203 on SQLite, 2026112217 and 2026112218 on PostgreSQL).
+ * On PostgreSQL the key has one more column, `shard` (the writing connection's), whose rows the summary
+ * sums over; no query names it.
+ */
+export interface ListingClickDailyTable {
+  vendor_id: number;
+  /** epoch milliseconds of the UTC midnight starting the day */
+  day: Millis;
+  traffic_type: TrafficType;
+  utm_campaign: string;
+  /** '' unless the row has a campaign */
+  utm_source: string;
+  /** '' unless the row has a campaign */
+  utm_medium: string;
+  clicks: number;
+}
+
+/**
+ * A vendor's bookings per UTC day of creation and their click's classification, read like
+ * listing_click_daily and kept by triggers on bookings (migrations 2026112211 on SQLite, 2026112217 on
+ * PostgreSQL, with the same `shard` column there).
+ */
+export interface BookingDailyTable {
+  vendor_id: number;
+  /** epoch milliseconds of the UTC midnight starting the day */
+  day: Millis;
+  /** the attributed click's traffic type; '' for a booking without one */
+  traffic_type: TrafficType | '';
+  utm_campaign: string;
+  utm_source: string;
+  utm_medium: string;
+  bookings: number;
+}
+
 export interface Database {
   users: UsersTable;
   vendor_profiles: VendorProfilesTable;
@@ -209,6 +245,8 @@ export interface Database {
   listing_clicks: ListingClicksTable;
   cache_versions: CacheVersionsTable;
   listing_booking_spans: ListingBookingSpansTable;
+  listing_click_daily: ListingClickDailyTable;
+  booking_daily: BookingDailyTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -1,25 +1,25 @@
-import { CompiledQuery, type QueryResult } from 'kysely';
+import { CompiledQuery, type QueryResult, sql } from 'kysely';
+import type { Db } from './database.ts';
 import {
   type DirectConnection,
-  dialectOf,
   directSqliteConnection,
-  inTransaction,
-  isTransaction,
-} from './create-db.ts';
-import type { Db } from './database.ts';
-import { executeCompiled, executeOn, runCompiled, runOn } from './reusable-query.ts';
-import { queuePerTurn } from './turn-batch.ts';
+  executeCompiled,
+  executeDirect,
+  sqliteTransaction,
+} from './sqlite.ts';
+import { queuePerTurn } from './turn-queue.ts';
+import { runGroupUnit } from './unit-guard.ts';
 
 /**
- * Group commit on SQLite: `inTransaction` for small units of work (a booking request) that share their
- * commit with each other and with the single statements of inSharedStatement (a click). The units that
- * start within one turn of the event loop run one after another in one transaction, each in a savepoint
- * of its own, and each caller's promise settles only after that transaction has committed, so nothing is
- * acknowledged before it is stored.
+ * Group commit on SQLite, reached through `inTransaction(db, work, { groupCommit: true })` for units of
+ * work (a booking request) and through `preparedInsert(..., { groupCommit: true })` for single statements
+ * (a click). The units that start within one turn of the event loop run one after another in one
+ * transaction, each in a savepoint of its own, and each caller's promise settles only after that
+ * transaction has committed, so nothing is acknowledged before it is stored.
  *
  * Why: at commit SQLite appends every page the transaction dirtied to the WAL, and checkpoints copy them
  * back. Units committed together share their table, index and rollup pages instead of writing them once
- * each (a booking's commit: 110 µs alone, 55 µs in a group of ten).
+ * each.
  *
  * Each unit still sees the writes of the units before it (one connection, one transaction), so rules
  * checked against the database (no overlapping bookings) hold across the group exactly as across separate
@@ -28,31 +28,26 @@ import { queuePerTurn } from './turn-batch.ts';
  *
  * A unit must use only the handle it is given: one waiting on anything else (the network, or another
  * handle of this database, which would wait for the group's own connection) holds up the whole group or
- * waits forever. A unit on a handle that already is a transaction runs in it. On PostgreSQL (whose
- * commits already share WAL flushes, and where a group would hold a pooled connection) each unit has a
- * transaction of its own.
- *
- * A single statement (a click's insert) joins the group with inSharedStatement instead.
+ * waits forever; outside production the latter fails at once (unit-guard.ts).
  */
-export function inSharedTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  if (isTransaction(db)) return work(db);
-  if (dialectOf(db) === 'postgres') return inTransaction(db, work);
+export function joinGroupCommit<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) =>
     enqueue(db, { work, resolve: resolve as (value: unknown) => void, reject }),
   );
 }
 
 /**
- * One statement sharing the commit of its turn's group on SQLite, like a unit of inSharedTransaction;
- * resolves with its result (rows, or an insert's `insertId`) once the group has committed. It needs no
- * savepoint: a statement that fails inside a transaction is undone by SQLite alone, leaving the
- * transaction and the other units' writes as they were. A group made only of statements, while no other
- * transaction holds the connection, runs synchronously on the connection from BEGIN to COMMIT: no other
- * work can come between its statements. On PostgreSQL, and inside a transaction, the statement simply
- * runs (one statement is atomic by itself; BEGIN and COMMIT would be two more round trips).
+ * One statement sharing the commit of its turn's group, like a unit of joinGroupCommit; resolves with its
+ * result (rows, or an insert's `insertId`) once the group has committed. It needs no savepoint: a
+ * statement that fails inside a transaction is undone by SQLite alone, leaving the transaction and the
+ * other units' writes as they were. A group made only of statements, while no other transaction holds the
+ * connection, runs synchronously on the connection from BEGIN to COMMIT, without Kysely or a promise per
+ * statement: no other work can come between its statements.
  */
-export function inSharedStatement<Row>(db: Db, statement: CompiledQuery<Row>): Promise<QueryResult<Row>> {
-  if (isTransaction(db) || dialectOf(db) === 'postgres') return executeCompiled(db, statement);
+export function joinGroupCommitAsStatement<Row>(
+  db: Db,
+  statement: CompiledQuery<Row>,
+): Promise<QueryResult<Row>> {
   return new Promise<QueryResult<Row>>((resolve, reject) =>
     enqueue(db, { statement, resolve: resolve as (value: unknown) => void, reject }),
   );
@@ -95,20 +90,20 @@ function settle(group: Unit[], outcomes: Outcome[]): void {
 function commitStatements(connection: DirectConnection, group: Unit[]): void {
   const outcomes: Outcome[] = [];
   try {
-    runOn(connection, BEGIN_IMMEDIATE);
+    executeDirect(connection, BEGIN_IMMEDIATE);
     for (const unit of group) {
       try {
-        outcomes.push(succeeded(executeOn(connection, unit.statement as CompiledQuery<unknown>)));
+        outcomes.push(succeeded(executeDirect(connection, unit.statement as CompiledQuery<unknown>)));
       } catch (error) {
         // Errors that end the whole transaction (I/O, a full disk) fail the group: nothing was stored.
         if (!connection.database.inTransaction) throw error;
         outcomes.push(failed(error));
       }
     }
-    runOn(connection, COMMIT);
+    executeDirect(connection, COMMIT);
   } catch (error) {
     try {
-      if (connection.database.inTransaction) runOn(connection, ROLLBACK);
+      if (connection.database.inTransaction) executeDirect(connection, ROLLBACK);
     } catch {
       // the group fails with its first error; a rollback that fails too changes nothing for it
     }
@@ -121,7 +116,7 @@ function commitStatements(connection: DirectConnection, group: Unit[]): void {
 async function commitGroup(db: Db, group: Unit[]): Promise<void> {
   let outcomes: Outcome[];
   try {
-    outcomes = await inTransaction(db, async (trx) => {
+    outcomes = await sqliteTransaction(db, sql`begin immediate`, async (trx) => {
       const settled: Outcome[] = [];
       for (const unit of group) {
         if (unit.statement) {
@@ -131,14 +126,14 @@ async function commitGroup(db: Db, group: Unit[]): Promise<void> {
           settled.push(outcome);
           continue;
         }
-        await runCompiled(trx, SAVEPOINT);
+        await executeCompiled(trx, SAVEPOINT);
         try {
-          settled.push(succeeded(await unit.work(trx)));
+          settled.push(succeeded(await runGroupUnit(unit.work, trx)));
         } catch (error) {
-          await runCompiled(trx, ROLLBACK_TO);
+          await executeCompiled(trx, ROLLBACK_TO);
           settled.push(failed(error));
         }
-        await runCompiled(trx, RELEASE);
+        await executeCompiled(trx, RELEASE);
       }
       return settled;
     });

@@ -1,28 +1,6 @@
-import { isTransaction } from './create-db.ts';
 import type { Db } from './database.ts';
-
-/**
- * The items of one event-loop turn, per database handle: the first item schedules `flush` for the end of
- * the turn (setImmediate, after the turn's I/O callbacks), and items queued until then join its batch;
- * later ones start the next. The per-turn scheduling of group commit (inSharedTransaction), of
- * batchPerTurn and of readSharedPerTurn.
- */
-export function queuePerTurn<T>(flush: (db: Db, items: T[]) => void): (db: Db, item: T) => void {
-  const pending = new WeakMap<Db, T[]>();
-  return (db, item) => {
-    let batch = pending.get(db);
-    if (!batch) {
-      const created: T[] = [];
-      pending.set(db, created);
-      setImmediate(() => {
-        pending.delete(db);
-        flush(db, created);
-      });
-      batch = created;
-    }
-    batch.push(item);
-  };
-}
+import { isTransaction } from './transactions.ts';
+import { queuePerTurn } from './turn-queue.ts';
 
 /**
  * The statements of one event-loop turn made as one (queued by queuePerTurn), each caller's promise

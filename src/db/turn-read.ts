@@ -1,6 +1,6 @@
-import { isTransaction } from './create-db.ts';
 import type { Db } from './database.ts';
-import { queuePerTurn } from './turn-batch.ts';
+import { isTransaction } from './transactions.ts';
+import { queuePerTurn } from './turn-queue.ts';
 
 /**
  * One read shared by every caller of one event-loop turn. The first caller schedules the read for the end

@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
-import { dialectOf, inTransaction } from '../db/create-db.ts';
 import type { BookingStatus, Database, ListingKind } from '../db/database.ts';
+import { dialectOf } from '../db/dialect.ts';
+import { inTransaction } from '../db/transactions.ts';
 import { hashPassword } from '../modules/accounts/passwords.ts';
 
 // The benchmark's data generator: writes rows straight into the tables (multi-row inserts, explicit ids,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle, inTransaction } from '../../src/db/create-db.ts';
+import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 import type { Db } from '../../src/db/database.ts';
+import { inTransaction } from '../../src/db/transactions.ts';
 import { batchPerTurn } from '../../src/db/turn-batch.ts';
 
 // batchPerTurn on plain items: what it hands to the batch and single writers, and who gets which result.

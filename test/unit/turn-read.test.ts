@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle, inTransaction } from '../../src/db/create-db.ts';
+import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 import type { Db } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { inTransaction } from '../../src/db/transactions.ts';
 import { readSharedPerTurn } from '../../src/db/turn-read.ts';
 import { catalogVersion } from '../../src/modules/catalog/listings.repository.ts';
 

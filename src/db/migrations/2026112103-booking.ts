@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 import { type AnyDb, emptyText, notNull, withId } from './schema-helpers.ts';
 
 export async function up(db: AnyDb): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 import type { AnyDb } from './schema-helpers.ts';
 
 // Indexes for the public listing filters that 2026112102-catalog does not serve: ordering by title, and

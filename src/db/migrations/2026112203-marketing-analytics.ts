@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 import { type AnyDb, notNull } from './schema-helpers.ts';
 
 const DAY_MS = 86_400_000;

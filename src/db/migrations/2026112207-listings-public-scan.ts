@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 import type { AnyDb } from './schema-helpers.ts';
 
 // SQLite: a partial covering index for the public list's count. A location filter is a leading-wildcard

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 import type { AnyDb } from './schema-helpers.ts';
 
 // The attributed click's traffic type and campaign, copied onto its booking and kept in step by triggers

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 import { type AnyDb, notNull } from './schema-helpers.ts';
 
 // The longest booking each listing has ever had (ends_at - starts_at, whatever its status), so overlap

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 import type { AnyDb } from './schema-helpers.ts';
 
 // A version number for the users behind access tokens (their account kind, staff flag and vendor

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 import type { AnyDb } from './schema-helpers.ts';
 
 // PostgreSQL: new clicks are counted into listing_click_daily once per statement instead of once per row.

@@ -1,5 +1,5 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
-import { dialectOf } from '../create-db.ts';
+import { dialectOf } from '../dialect.ts';
 
 // Column shapes shared by every migration, so both databases get the same schema from one definition.
 

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
 import type { Db, UsersTable, VendorProfilesTable } from '../../db/database.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -17,10 +17,10 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
 
 /**
  * What authentication needs of a user, in one indexed lookup; it runs on every authenticated request, so
- * its SQL is compiled once, and the vendor profile comes from a scalar subquery (a join with bound values
+ * it is prepared once, and the vendor profile comes from a scalar subquery (a join with bound values
  * is re-planned by SQLite at every execution).
  */
-const authUserQuery = reusableQuery(
+const authUserQuery = preparedQuery(
   (db, a: { id: number }) =>
     db
       .selectFrom('users')

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/create-db.ts';
 import type { Database, Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';

@@ -1,21 +1,14 @@
-import {
-  type Compilable,
-  CompiledQuery,
-  type Expression,
-  type ExpressionBuilder,
-  type SqlBool,
-  sql,
-} from 'kysely';
-import { dialectOf, prepareOnPostgres } from '../../db/create-db.ts';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { BookingStatus, Database, Db } from '../../db/database.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { batchPerTurn } from '../../db/turn-batch.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 
 // The facts availability.ts decides on, read with indexed range queries (listing_id, starts_at), and the
 // same rules as one SQL predicate for filtering listing lists. The fact queries run on every availability
-// check and booking request: their SQL is compiled once (reusableQuery).
+// check and booking request: they are prepared once (preparedQuery).
 
 // Constants stay literals in the SQL: SQLite re-plans a statement whenever a bound value it could plan
 // on changes, and these never change.
@@ -27,11 +20,16 @@ const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((s) => sql
  * (start, end + longest) of ends_at instead of every booking ending after start. A listing without a
  * record has no bookings; the bound is then left open rather than trusted.
  */
-function overlappingEndBound(listingId: Value, windowEnd: Value) {
-  return sql<number>`${windowEnd} + coalesce((select longest_ms from listing_booking_spans where listing_id = ${listingId}), ${sql.lit(Number.MAX_SAFE_INTEGER)})`;
+// biome-ignore lint/suspicious/noExplicitAny: a subquery, wherever the query around it reads from
+function overlappingEndBound(eb: ExpressionBuilder<Database, any>, listingId: Value, windowEnd: Value) {
+  const longest = eb
+    .selectFrom('listing_booking_spans')
+    .select('longest_ms')
+    .where('listing_id', '=', listingId);
+  return sql<number>`${windowEnd} + ${eb.fn.coalesce(longest, sql.lit(Number.MAX_SAFE_INTEGER))}`;
 }
 
-/** A number in a query: a bound value, or a column of the query around it (see FACTS_OF_WINDOWS_PG). */
+/** A number in a query: a bound value, or a column of the query around it (see factsOfWindowsPg). */
 type Value = number | Expression<number>;
 
 type WindowArgs = { listingId: number; startsAt: number; endsAt: number };
@@ -43,7 +41,7 @@ const overlappingBookings = (db: Db, a: Window) =>
     .selectFrom('bookings')
     .where('listing_id', '=', a.listingId)
     .where('ends_at', '>', a.startsAt)
-    .where('ends_at', '<', overlappingEndBound(a.listingId, a.endsAt))
+    .where((eb) => eb('ends_at', '<', overlappingEndBound(eb, a.listingId, a.endsAt)))
     .where('starts_at', '<', a.endsAt)
     .where(ACTIVE);
 
@@ -90,37 +88,40 @@ const allFacts = (db: Db, a: Window) =>
           sql.lit('').as('detail'),
         ])
         .where((eb) => eb.exists(anyAvailableSlot(db, a))),
-    ) as Compilable<FactRow>;
+    )
+    .$castTo<FactRow>();
 
-const allFactsQuery = reusableQuery((db, a: WindowArgs) => allFacts(db, a), WINDOW_ARGS);
+const allFactsQuery = preparedQuery((db, a: WindowArgs) => allFacts(db, a), WINDOW_ARGS);
+
+/** The windows of several checks, one array per argument (PostgreSQL's lateral fact query). */
+type WindowArrays = { [K in keyof WindowArgs]: WindowArgs[K][] };
 
 /**
  * PostgreSQL: the facts of several windows in one statement, allFacts for each row of the arrays given
- * (a lateral subquery over the same SQL), tagged with the row's position. Built once, on first use.
+ * (a lateral subquery over the same builders, the window's columns in place of values), tagged with the
+ * row's position.
  */
-let factsOfWindowsPg: string | undefined;
-function factsOfWindowsSql(db: Db): string {
-  if (factsOfWindowsPg) return factsOfWindowsPg;
+const factsOfWindowsPg = preparedQuery((db, asked: WindowArrays) => {
   const column = (name: string) => sql.ref<number>(`asked.${name}`);
   const facts = allFacts(db, {
     listingId: column('listing_id'),
     startsAt: column('starts_at'),
     endsAt: column('ends_at'),
-  }).compile();
-  if (facts.parameters.length) throw new Error('the facts of a window must be bound to its columns only');
-  factsOfWindowsPg = `select asked.ord, fact.*
-    from unnest($1::integer[], $2::bigint[], $3::bigint[])
-      with ordinality as asked(listing_id, starts_at, ends_at, ord)
-    cross join lateral (${facts.sql}) as fact`;
-  prepareOnPostgres(factsOfWindowsPg);
-  return factsOfWindowsPg;
-}
+  });
+  const windows = sql<{ ord: number }>`unnest(${asked.listingId}::integer[], ${asked.startsAt}::bigint[],
+    ${asked.endsAt}::bigint[]) with ordinality`;
+  return db
+    .selectFrom(windows.as<'asked'>(sql`asked(listing_id, starts_at, ends_at, ord)`))
+    .crossJoinLateral(facts.as('fact'))
+    .select('asked.ord')
+    .selectAll('fact');
+}, WINDOW_ARGS);
 
 async function factsOfWindows(db: Db, windows: WindowArgs[]): Promise<FactRow[][]> {
-  const parameters = WINDOW_ARGS.map((name) => windows.map((w) => w[name]));
-  const { rows } = await db.executeQuery<FactRow & { ord: number }>(
-    CompiledQuery.raw(factsOfWindowsSql(db), parameters),
-  );
+  const asked = Object.fromEntries(
+    WINDOW_ARGS.map((name) => [name, windows.map((w) => w[name])]),
+  ) as WindowArrays;
+  const rows = await factsOfWindowsPg(db, asked);
   const facts = windows.map((): FactRow[] => []);
   for (const { ord, ...row } of rows) facts[ord - 1].push(row);
   return facts;
@@ -182,7 +183,7 @@ export function listingAvailableIn(
       .where('b.status', 'in', ACTIVE_STATUSES)
       .where('b.starts_at', '<', to)
       .where('b.ends_at', '>', from)
-      .where('b.ends_at', '<', overlappingEndBound(sql.ref('listings.id'), to));
+      .where('b.ends_at', '<', overlappingEndBound(eb, sql.ref('listings.id'), to));
     const blockingOverlap = slotsOfListing()
       .where('s.is_available', '=', 0)
       .where('s.starts_at', '<', to)

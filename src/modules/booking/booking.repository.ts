@@ -1,5 +1,4 @@
-import { type ExpressionBuilder, type Selectable, sql, type Updateable } from 'kysely';
-import { dialectOf } from '../../db/create-db.ts';
+import type { ExpressionBuilder, Selectable, Updateable } from 'kysely';
 import type {
   BookingStatus,
   BookingStatusHistoryTable,
@@ -7,13 +6,8 @@ import type {
   Database,
   Db,
 } from '../../db/database.ts';
-import {
-  executeCompiled,
-  insertedId,
-  returningNewId,
-  reusableQuery,
-  reusableStatement,
-} from '../../db/reusable-query.ts';
+import { dialectOf, forUpdate } from '../../db/dialect.ts';
+import { preparedInsert, preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 
 export type BookingValues = Omit<
@@ -40,15 +34,11 @@ const BOOKING_COLUMNS = [
 ] as const satisfies readonly (keyof BookingValues)[];
 
 // A booking request writes a booking and its first history entry, then reads the booking back: these
-// statements are compiled once (see reusableStatement). The click copies are set by triggers.
-const insertBookingStatement = reusableStatement(
-  (db, values: BookingValues) => returningNewId(db, db.insertInto('bookings').values(values)),
+// statements are prepared once. The click copies are set by triggers.
+const insertBooking = preparedInsert(
+  (db, values: BookingValues) => db.insertInto('bookings').values(values),
   BOOKING_COLUMNS,
 );
-
-async function insertBooking(db: Db, values: BookingValues): Promise<number> {
-  return insertedId(await executeCompiled(db, insertBookingStatement(db, values)));
-}
 
 type HistoryValues = Omit<BookingStatusHistoryTable, 'id'>;
 type NewHistoryValues = Omit<HistoryValues, 'booking_id'>;
@@ -62,14 +52,14 @@ const ENTRY_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof NewHistoryValues)[];
 
-const insertHistoryStatement = reusableStatement(
-  (db, values: HistoryValues) => returningNewId(db, db.insertInto('booking_status_history').values(values)),
+const insertHistoryRow = preparedInsert(
+  (db, values: HistoryValues) => db.insertInto('booking_status_history').values(values),
   ['booking_id', ...ENTRY_COLUMNS],
 );
 
 /** Writes one history entry and returns it as stored. */
 export async function insertHistory(db: Db, values: HistoryValues): Promise<HistoryRow> {
-  return { id: insertedId(await executeCompiled(db, insertHistoryStatement(db, values))), ...values };
+  return { id: await insertHistoryRow(db, values), ...values };
 }
 
 export interface BookingParties {
@@ -89,12 +79,11 @@ export async function findBookingParties(
   id: number,
   options: { forUpdate?: boolean } = {},
 ): Promise<BookingParties | undefined> {
-  let query = db
+  const query = db
     .selectFrom('bookings')
     .select(['id', 'status', 'customer_id', 'vendor_id'])
     .where('id', '=', id);
-  if (options.forUpdate && dialectOf(db) === 'postgres') query = query.modifyEnd(sql`for update`);
-  return query.executeTakeFirst();
+  return (options.forUpdate ? forUpdate(db, query) : query).executeTakeFirst();
 }
 
 /**
@@ -166,7 +155,7 @@ export type BookingViewRow = Omit<
   'click_traffic_type' | 'click_utm_source' | 'click_utm_medium' | 'click_utm_campaign'
 > & { listing_title: string; vendor_slug: string };
 
-const bookingViewQuery = reusableQuery(
+const bookingViewQuery = preparedQuery(
   (db, { id }: { id: number }) =>
     bookingsView(db)
       .select(VIEW_COLUMNS)
@@ -187,7 +176,7 @@ const entryArg = <C extends EntryColumn>(column: C) => `history_${column}` as co
 
 // PostgreSQL: the booking, its first history entry and its view in one statement. The CTE named after the
 // table shadows it in the rest of the statement, so the history insert and the view read the new row.
-const insertBookingWithHistoryQuery = reusableQuery(
+const insertBookingWithHistoryQuery = preparedQuery(
   (db, a: BookingValues & EntryArgs) =>
     db
       .with('bookings', (db) =>
@@ -293,7 +282,7 @@ const HISTORY_COLUMNS = [
 
 // Sorted in JS: on SQLite an ORDER BY here costs several times the indexed lookup itself, with or
 // without index value samples (measured again after every connection dropped them).
-const historyOfOneQuery = reusableQuery(
+const historyOfOneQuery = preparedQuery(
   (db, { id }: { id: number }) =>
     db.selectFrom('booking_status_history').select(HISTORY_COLUMNS).where('booking_id', '=', id),
   ['id'],

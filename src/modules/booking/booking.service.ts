@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/create-db.ts';
 import type { BookingStatus, Database, Db, TrafficType } from '../../db/database.ts';
 import { isExclusionViolation } from '../../db/errors.ts';
-import { inSharedTransaction } from '../../db/group-commit.ts';
+import { inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
@@ -177,7 +176,7 @@ function participantsFor(listing: ListingRef, requested: number | null | undefin
 /**
  * Requests a booking. The listing lookup, the availability check and the insert run in one transaction
  * that holds the listing's lock (PostgreSQL: the listing row FOR UPDATE; SQLite: the write lock, taken by
- * BEGIN IMMEDIATE, with the requests of one moment sharing the commit, see inSharedTransaction), so of
+ * BEGIN IMMEDIATE, with the requests of one moment sharing the commit: `groupCommit`), so of
  * overlapping simultaneous requests exactly one gets through; PostgreSQL's exclusion constraint refuses
  * any overlap that could slip past anyway.
  */
@@ -193,42 +192,46 @@ export async function requestBooking(
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
 
   try {
-    return await inSharedTransaction(deps.db, async (trx) => {
-      const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
-      if (!listing) throw listingNotFound(target);
-      const participants = participantsFor(listing, input.participants_count);
-      const total = totalPriceCents(listing.kind, listing.priceCents, window, participants);
-      if (total >= MAX_MONEY_CENTS)
-        throw invalidFields({
-          [listing.kind === 'equipment' ? 'ends_at' : 'participants_count']:
-            'The total price would exceed 99999999.99.',
-        });
-      const verdict = await evaluate(trx, listing.id, window);
-      if (!verdict.isAvailable) throw conflict(verdict);
-      const { view, history } = await repo.insertBookingWithHistory(
-        trx,
-        {
-          listing_id: listing.id,
-          listing_kind: listing.kind,
-          vendor_id: listing.vendorId,
-          customer_id: caller.id,
-          status: 'requested',
-          starts_at: window.startsAt,
-          ends_at: window.endsAt,
-          participants_count: participants,
-          customer_notes: input.customer_notes ?? '',
-          vendor_notes: '',
-          total_price_cents: total,
-          currency: 'usd',
-          listing_click_id: clickId,
-          created_at: now,
-          updated_at: now,
-        },
-        { from_status: null, to_status: 'requested', note: '', actor_id: caller.id, created_at: now },
-      );
-      // The booking as created, read in its own transaction; its history is the one entry just written.
-      return toBooking(view, [history]);
-    });
+    return await inTransaction(
+      deps.db,
+      async (trx) => {
+        const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
+        if (!listing) throw listingNotFound(target);
+        const participants = participantsFor(listing, input.participants_count);
+        const total = totalPriceCents(listing.kind, listing.priceCents, window, participants);
+        if (total >= MAX_MONEY_CENTS)
+          throw invalidFields({
+            [listing.kind === 'equipment' ? 'ends_at' : 'participants_count']:
+              'The total price would exceed 99999999.99.',
+          });
+        const verdict = await evaluate(trx, listing.id, window);
+        if (!verdict.isAvailable) throw conflict(verdict);
+        const { view, history } = await repo.insertBookingWithHistory(
+          trx,
+          {
+            listing_id: listing.id,
+            listing_kind: listing.kind,
+            vendor_id: listing.vendorId,
+            customer_id: caller.id,
+            status: 'requested',
+            starts_at: window.startsAt,
+            ends_at: window.endsAt,
+            participants_count: participants,
+            customer_notes: input.customer_notes ?? '',
+            vendor_notes: '',
+            total_price_cents: total,
+            currency: 'usd',
+            listing_click_id: clickId,
+            created_at: now,
+            updated_at: now,
+          },
+          { from_status: null, to_status: 'requested', note: '', actor_id: caller.id, created_at: now },
+        );
+        // The booking as created, read in its own transaction; its history is the one entry just written.
+        return toBooking(view, [history]);
+      },
+      { groupCommit: true },
+    );
   } catch (error) {
     if (isExclusionViolation(error)) throw conflict();
     throw error;

@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { AvailabilitySlotsTable, Db, ListingKind } from '../../db/database.ts';
+import { insertReturningId } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 
 export interface SlotRow {
@@ -31,12 +32,7 @@ const SLOT_COLUMNS = [
 ] as const;
 
 export async function insertSlot(db: Db, values: Insertable<AvailabilitySlotsTable>): Promise<number> {
-  const row = await db
-    .insertInto('availability_slots')
-    .values(values)
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return insertReturningId(db, db.insertInto('availability_slots').values(values));
 }
 
 export async function findVendorSlot(db: Db, vendorId: number, id: number): Promise<SlotRow | undefined> {

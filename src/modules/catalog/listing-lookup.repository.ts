@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
-import { dialectOf } from '../../db/create-db.ts';
 import type { Db, ListingKind } from '../../db/database.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import { forUpdate } from '../../db/dialect.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
 /** What other modules (booking, marketing) need to know of a listing. */
@@ -73,8 +72,8 @@ export async function findListingById(
   return row ? toRef(row) : undefined;
 }
 
-function visibleListingQuery(forUpdate: boolean) {
-  return reusableQuery(
+function visibleListingQuery(locked: boolean) {
+  return preparedQuery(
     (db, a: { kind: string; id: number }) => {
       const query = db
         .selectFrom('listings')
@@ -83,13 +82,13 @@ function visibleListingQuery(forUpdate: boolean) {
         .where('kind', '=', a.kind as ListingKind)
         .where('is_active', '=', 1)
         .where('archived_at', 'is', null);
-      return forUpdate && dialectOf(db) === 'postgres' ? query.modifyEnd(sql`for update`) : query;
+      return locked ? forUpdate(db, query) : query;
     },
     ['kind', 'id'],
   );
 }
 
-// Compiled once each: every availability check and booking request starts with this lookup.
+// Prepared once each: every availability check and booking request starts with this lookup.
 const visibleListing = visibleListingQuery(false);
 const visibleListingForUpdate = visibleListingQuery(true);
 

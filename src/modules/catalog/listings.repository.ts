@@ -8,9 +8,9 @@ import {
   type Updateable,
 } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
-import { dialectOf } from '../../db/create-db.ts';
 import type { Database, Db, Dialect, ListingKind, ListingsTable } from '../../db/database.ts';
-import { reusableQuery } from '../../db/reusable-query.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { insertReturningId, preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
@@ -154,7 +154,7 @@ export async function findListing(db: Db, filter: ListingFilter): Promise<Listin
   return selectListings(db, filter).executeTakeFirst();
 }
 
-const visibleByPublicId = reusableQuery(
+const visibleByPublicId = preparedQuery(
   (db, args: { kind: string; publicId: string }) =>
     selectListings(db, { kind: args.kind as ListingKind, activeOnly: true, publicId: args.publicId }),
   ['kind', 'publicId'],
@@ -162,7 +162,7 @@ const visibleByPublicId = reusableQuery(
 
 /**
  * The public detail lookup (the hottest read of the service): an active, unarchived listing by public
- * id, its SQL compiled once.
+ * id, prepared once.
  */
 export async function findVisibleListingRow(
   db: Db,
@@ -217,8 +217,7 @@ export async function countListings(db: Db, filter: ListingFilter): Promise<numb
 }
 
 export async function insertListing(db: Db, values: Insertable<ListingsTable>): Promise<number> {
-  const row = await db.insertInto('listings').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+  return insertReturningId(db, db.insertInto('listings').values(values));
 }
 
 /** Updates a live (unarchived) listing of the vendor; false when there is none. */

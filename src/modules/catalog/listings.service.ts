@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { inTransaction } from '../../db/create-db.ts';
 import type { Database, Db, ListingKind, ListingsTable, TrafficType } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import { inTransaction } from '../../db/transactions.ts';
 import { invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';

@@ -1,6 +1,6 @@
-import { type RawBuilder, type Selectable, sql } from 'kysely';
-import { dialectOf } from '../../db/create-db.ts';
-import type { Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
+import { type OrderByItemBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Database, Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
 import type { Page } from '../../http/pagination.ts';
 import { DAY_MS } from '../../lib/datetime.ts';
 
@@ -158,66 +158,120 @@ async function complementIsSmaller(
 }
 
 async function clicksUpTo(db: Db, vendorId: number, [from, to]: [number, number], limit: number) {
-  const { rows } = await sql<{ n: number }>`
-    select count(*) as n from (
-      select 1 from listing_clicks
-      where vendor_id = ${vendorId} and created_at >= ${from} and created_at < ${to} limit ${limit}
-    ) probe`.execute(db);
-  return Number(rows[0].n);
+  const row = await db
+    .selectFrom(
+      db
+        .selectFrom('listing_clicks')
+        .select(sql.lit(1).as('one'))
+        .where('vendor_id', '=', vendorId)
+        .where('created_at', '>=', from)
+        .where('created_at', '<', to)
+        .limit(limit)
+        .as('probe'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** One relation over the summary's parts: each read by `daily` (a rollup) or `raw` (rows), united. */
-function overParts(
+function overParts<Row>(
   parts: readonly SummaryPart[],
-  daily: (p: SummaryPart) => RawBuilder<unknown>,
-  raw: (p: SummaryPart) => RawBuilder<unknown>,
+  daily: (p: SummaryPart) => SelectQueryBuilder<Database, keyof Database, Row>,
+  raw: (p: SummaryPart) => SelectQueryBuilder<Database, keyof Database, Row>,
 ) {
-  return sql.join(
-    parts.map((p) => (p.table === 'daily' ? daily(p) : raw(p))),
-    sql` union all `,
-  );
+  const [first, ...rest] = parts.map((p) => (p.table === 'daily' ? daily(p) : raw(p)));
+  return rest.reduce((union, part) => union.unionAll(part), first);
 }
+
+/** A part's sign as the count of each raw row it reads: a literal, so the statement's plan never varies. */
+const countOf = (p: SummaryPart) => sql<number>`${sql.lit(p.sign)}`;
+
+/** The literal twin of `utm_campaign <> ''` that lets SQLite use the partial covering indexes. */
+const HAS_CAMPAIGN = sql<SqlBool>`utm_campaign <> ''`;
 
 /** Relation (traffic_type, clicks) over the vendor's clicks in range; each row counts `clicks` clicks. */
-function trafficCounts(vendorId: number, parts: readonly SummaryPart[]) {
-  return overParts(
+function trafficCounts(db: Db, vendorId: number, parts: readonly SummaryPart[]) {
+  return overParts<{ traffic_type: string; clicks: number }>(
     parts,
-    (p) => sql`select traffic_type, clicks from listing_click_daily
-               where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`,
-    (p) => sql`select traffic_type, ${sql.lit(p.sign)} as clicks from listing_clicks
-               where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
+    (p) =>
+      db
+        .selectFrom('listing_click_daily')
+        .select(['traffic_type', 'clicks'])
+        .where('vendor_id', '=', vendorId)
+        .where('day', '>=', p.from)
+        .where('day', '<', p.to),
+    (p) =>
+      db
+        .selectFrom('listing_clicks')
+        .select(['traffic_type', countOf(p).as('clicks')])
+        .where('vendor_id', '=', vendorId)
+        .where('created_at', '>=', p.from)
+        .where('created_at', '<', p.to),
   );
 }
 
-/**
- * Relation (utm_source, utm_medium, utm_campaign, clicks) over the vendor's clicks in range that have a
- * campaign. The literal `utm_campaign <> ''` lets SQLite use the partial covering index.
- */
-function campaignCounts(vendorId: number, parts: readonly SummaryPart[]) {
-  return overParts(
+type CampaignCount = { utm_source: string; utm_medium: string; utm_campaign: string; clicks: number };
+
+/** Relation (utm_source, utm_medium, utm_campaign, clicks) over the vendor's clicks in range with a campaign. */
+function campaignCounts(db: Db, vendorId: number, parts: readonly SummaryPart[]) {
+  return overParts<CampaignCount>(
     parts,
-    (p) => sql`select utm_source, utm_medium, utm_campaign, clicks from listing_click_daily
-               where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to} and utm_campaign <> ''`,
-    (p) => sql`select utm_source, utm_medium, utm_campaign, ${sql.lit(p.sign)} as clicks from listing_clicks
-               where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}
-                 and utm_campaign <> ''`,
+    (p) =>
+      db
+        .selectFrom('listing_click_daily')
+        .select(['utm_source', 'utm_medium', 'utm_campaign', 'clicks'])
+        .where('vendor_id', '=', vendorId)
+        .where('day', '>=', p.from)
+        .where('day', '<', p.to)
+        .where(HAS_CAMPAIGN),
+    (p) =>
+      db
+        .selectFrom('listing_clicks')
+        .select(['utm_source', 'utm_medium', 'utm_campaign', countOf(p).as('clicks')])
+        .where('vendor_id', '=', vendorId)
+        .where('created_at', '>=', p.from)
+        .where('created_at', '<', p.to)
+        .where(HAS_CAMPAIGN),
   );
 }
+
+type BookingCount = {
+  traffic_type: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  bookings: number;
+};
 
 /**
  * Relation (traffic_type, utm_source, utm_medium, utm_campaign, bookings) over the vendor's bookings created
  * in range, by their click's classification: traffic_type '' for a booking without an attributed click.
  * Whole days come from the booking_daily rollup, as clicks come from theirs.
  */
-function bookingCounts(vendorId: number, parts: readonly SummaryPart[]) {
-  return overParts(
+function bookingCounts(db: Db, vendorId: number, parts: readonly SummaryPart[]) {
+  return overParts<BookingCount>(
     parts,
-    (p) => sql`select traffic_type, utm_source, utm_medium, utm_campaign, bookings from booking_daily
-               where vendor_id = ${vendorId} and day >= ${p.from} and day < ${p.to}`,
-    (p) => sql`select coalesce(click_traffic_type, '') as traffic_type, click_utm_source as utm_source,
-                 click_utm_medium as utm_medium, click_utm_campaign as utm_campaign, ${sql.lit(p.sign)} as bookings
-               from bookings
-               where vendor_id = ${vendorId} and created_at >= ${p.from} and created_at < ${p.to}`,
+    (p) =>
+      db
+        .selectFrom('booking_daily')
+        .select(['traffic_type', 'utm_source', 'utm_medium', 'utm_campaign', 'bookings'])
+        .where('vendor_id', '=', vendorId)
+        .where('day', '>=', p.from)
+        .where('day', '<', p.to),
+    (p) =>
+      db
+        .selectFrom('bookings')
+        .select((eb) => [
+          eb.fn.coalesce('click_traffic_type', sql.lit('')).as('traffic_type'),
+          'click_utm_source as utm_source',
+          'click_utm_medium as utm_medium',
+          'click_utm_campaign as utm_campaign',
+          countOf(p).as('bookings'),
+        ])
+        .where('vendor_id', '=', vendorId)
+        .where('created_at', '>=', p.from)
+        .where('created_at', '<', p.to),
   );
 }
 
@@ -241,20 +295,34 @@ export async function summaryTotals(
   vendorId: number,
   parts: readonly SummaryPart[],
 ): Promise<SummaryTotals> {
-  const { rows } = await sql<SummaryTotals>`
-    select k.clicks_organic, k.clicks_marketing,
-           b.bookings_organic, b.bookings_marketing, b.bookings_unattributed
-    from (
-      select coalesce(sum(clicks) filter (where traffic_type = 'organic'), 0) as clicks_organic,
-             coalesce(sum(clicks) filter (where traffic_type = 'marketing'), 0) as clicks_marketing
-      from (${trafficCounts(vendorId, parts)}) counted
-    ) k cross join (
-      select coalesce(sum(bookings) filter (where traffic_type = 'organic'), 0) as bookings_organic,
-             coalesce(sum(bookings) filter (where traffic_type = 'marketing'), 0) as bookings_marketing,
-             coalesce(sum(bookings) filter (where traffic_type = ''), 0) as bookings_unattributed
-      from (${bookingCounts(vendorId, parts)}) counted_bookings
-    ) b`.execute(db);
-  const row = rows[0];
+  const clicks = db.selectFrom(trafficCounts(db, vendorId, parts).as('counted')).select((eb) => {
+    const clicksOf = (type: TrafficType) =>
+      eb.fn.coalesce(eb.fn.sum<number>('clicks').filterWhere('traffic_type', '=', sql.lit(type)), sql.lit(0));
+    return [clicksOf('organic').as('clicks_organic'), clicksOf('marketing').as('clicks_marketing')];
+  });
+  const bookings = db.selectFrom(bookingCounts(db, vendorId, parts).as('counted_bookings')).select((eb) => {
+    const bookingsOf = (type: TrafficType | '') =>
+      eb.fn.coalesce(
+        eb.fn.sum<number>('bookings').filterWhere('traffic_type', '=', sql.lit(type)),
+        sql.lit(0),
+      );
+    return [
+      bookingsOf('organic').as('bookings_organic'),
+      bookingsOf('marketing').as('bookings_marketing'),
+      bookingsOf('').as('bookings_unattributed'),
+    ];
+  });
+  const row = await db
+    .selectFrom(clicks.as('k'))
+    .crossJoin(bookings.as('b'))
+    .select([
+      'k.clicks_organic',
+      'k.clicks_marketing',
+      'b.bookings_organic',
+      'b.bookings_marketing',
+      'b.bookings_unattributed',
+    ])
+    .executeTakeFirstOrThrow();
   return {
     clicks_organic: Number(row.clicks_organic),
     clicks_marketing: Number(row.clicks_marketing),
@@ -287,22 +355,36 @@ export async function campaignRows(
   vendorId: number,
   parts: readonly SummaryPart[],
 ): Promise<CampaignRow[]> {
-  const bytewise = dialectOf(db) === 'postgres' ? sql` collate "C"` : sql``;
-  const { rows } = await sql<CampaignRow>`
-    select utm_source, utm_medium, utm_campaign,
-           cast(sum(clicks) as integer) as clicks, cast(sum(bookings) as integer) as bookings
-    from (
-      select utm_source, utm_medium, utm_campaign, clicks, 0 as bookings
-      from (${campaignCounts(vendorId, parts)}) counted
-      union all
-      select utm_source, utm_medium, utm_campaign, 0 as clicks, bookings
-      from (${bookingCounts(vendorId, parts)}) counted_bookings
-      where utm_campaign <> ''
-    ) merged
-    group by utm_source, utm_medium, utm_campaign
-    having sum(clicks) > 0 or sum(bookings) > 0
-    order by clicks desc, bookings desc,
-             utm_campaign${bytewise} asc, utm_source${bytewise} asc, utm_medium${bytewise} asc
-    limit ${MAX_CAMPAIGN_ROWS}`.execute(db);
+  const bytewise = (ob: OrderByItemBuilder) =>
+    dialectOf(db) === 'postgres' ? ob.asc().collate('C') : ob.asc();
+  const merged = db
+    .selectFrom(campaignCounts(db, vendorId, parts).as('counted'))
+    .select(['utm_source', 'utm_medium', 'utm_campaign', 'clicks', sql.lit(0).as('bookings')])
+    .unionAll(
+      db
+        .selectFrom(bookingCounts(db, vendorId, parts).as('counted_bookings'))
+        .select(['utm_source', 'utm_medium', 'utm_campaign', sql.lit(0).as('clicks'), 'bookings'])
+        .where(HAS_CAMPAIGN),
+    );
+  const rows = await db
+    .selectFrom(merged.as('merged'))
+    .select((eb) => [
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      eb.cast<number>(eb.fn.sum('clicks'), 'integer').as('clicks'),
+      eb.cast<number>(eb.fn.sum('bookings'), 'integer').as('bookings'),
+    ])
+    .groupBy(['utm_source', 'utm_medium', 'utm_campaign'])
+    .having((eb) =>
+      eb.or([eb(eb.fn.sum('clicks'), '>', sql.lit(0)), eb(eb.fn.sum('bookings'), '>', sql.lit(0))]),
+    )
+    .orderBy('clicks', 'desc')
+    .orderBy('bookings', 'desc')
+    .orderBy('utm_campaign', bytewise)
+    .orderBy('utm_source', bytewise)
+    .orderBy('utm_medium', bytewise)
+    .limit(MAX_CAMPAIGN_ROWS)
+    .execute();
   return rows.map((r) => ({ ...r, clicks: Number(r.clicks), bookings: Number(r.bookings) }));
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { inReadSnapshot } from '../../db/create-db.ts';
 import type { Database, ListingKind, TrafficType } from '../../db/database.ts';
+import { inReadSnapshot } from '../../db/transactions.ts';
 import { type FieldErrors, invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';

@@ -1,14 +1,7 @@
-import { CompiledQuery } from 'kysely';
-import { dialectOf, prepareOnPostgres } from '../../db/create-db.ts';
+import { sql } from 'kysely';
 import type { Db, ListingClicksTable } from '../../db/database.ts';
-import { inSharedStatement } from '../../db/group-commit.ts';
-import {
-  executeCompiled,
-  insertedId,
-  returningNewId,
-  reusableQuery,
-  reusableStatement,
-} from '../../db/reusable-query.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { preparedInsert, preparedQuery } from '../../db/prepared-query.ts';
 import { batchPerTurn } from '../../db/turn-batch.ts';
 import { TRACKING_PARAMS } from './traffic.ts';
 
@@ -25,56 +18,72 @@ const CLICK_COLUMNS = [
   'user_id',
   'created_at',
 ] as const satisfies readonly (keyof ClickValues)[];
+type ClickColumn = (typeof CLICK_COLUMNS)[number];
 
-// Every detail view writes a click: the insert's SQL is compiled once (see reusableStatement).
-const insertClickStatement = reusableStatement(
-  (db, values: ClickValues) => returningNewId(db, db.insertInto('listing_clicks').values(values)),
+const insertClickRow = (db: Db, values: ClickValues) => db.insertInto('listing_clicks').values(values);
+
+// Every detail view writes a click: the insert is prepared once. On SQLite the clicks of one moment share
+// the commit of their turn (group commit).
+const insertClickGrouped = preparedInsert(insertClickRow, CLICK_COLUMNS, { groupCommit: true });
+
+/** PostgreSQL: one click on its own (a batch of one, or a click inside a transaction). */
+const insertOneClick = preparedInsert(insertClickRow, CLICK_COLUMNS);
+
+/** Each click column as an array, one element per click (PostgreSQL's multi-row insert). */
+type ClickArrays = { [C in ClickColumn]: ClickValues[C][] };
+
+const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['listing_id', 'vendor_id', 'user_id']);
+const pgArrayType = (column: ClickColumn) =>
+  sql.raw(column === 'created_at' ? 'bigint[]' : INTEGER_COLUMNS.has(column) ? 'integer[]' : 'text[]');
+
+/**
+ * PostgreSQL: the clicks of a turn in one statement, one array parameter per column unnested into rows.
+ * The ids come from the table's sequence in the rows' order (`order by ord`) and only grow within the
+ * statement, so sorted they are the clicks' ids in the order given, whatever order RETURNING lists them in.
+ */
+const insertClicksPg = preparedQuery(
+  (db, arrays: ClickArrays) =>
+    db
+      .insertInto('listing_clicks')
+      .columns(CLICK_COLUMNS)
+      .expression((eb) =>
+        eb
+          .selectFrom(
+            sql<ClickValues & { ord: number }>`unnest(${sql.join(
+              CLICK_COLUMNS.map((column) => sql`${arrays[column]}::${pgArrayType(column)}`),
+            )}) with ordinality`.as<'click'>(
+              sql`click(${sql.join([...CLICK_COLUMNS, 'ord'].map((column) => sql.id(column)))})`,
+            ),
+          )
+          .select(CLICK_COLUMNS)
+          .orderBy('ord'),
+      )
+      .returning('id'),
   CLICK_COLUMNS,
 );
 
-/** PostgreSQL: one click on its own (a batch of one, or a click inside a transaction). */
-async function insertOneClick(db: Db, values: ClickValues): Promise<number> {
-  return insertedId(await executeCompiled(db, insertClickStatement(db, values)));
-}
-
-const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['listing_id', 'vendor_id', 'user_id']);
-const pgArrayType = (column: (typeof CLICK_COLUMNS)[number]) =>
-  column === 'created_at' ? 'bigint[]' : INTEGER_COLUMNS.has(column) ? 'integer[]' : 'text[]';
-
-/**
- * PostgreSQL: the clicks of a turn in one statement, one array parameter per column. The ids come from
- * the table's sequence in the rows' order (`order by ord`) and only grow within the statement, so sorted
- * they are the clicks' ids in the order given, whatever order RETURNING lists them in.
- */
-const columnList = CLICK_COLUMNS.join(', ');
-const INSERT_CLICKS_PG = `insert into listing_clicks (${columnList})
-  select ${columnList}
-  from unnest(${CLICK_COLUMNS.map((column, i) => `$${i + 1}::${pgArrayType(column)}`).join(', ')})
-    with ordinality as click(${columnList}, ord)
-  order by ord
-  returning id`;
-prepareOnPostgres(INSERT_CLICKS_PG);
-
-async function insertClicksPg(db: Db, clicks: ClickValues[]): Promise<number[]> {
-  const parameters = CLICK_COLUMNS.map((column) => clicks.map((click) => click[column]));
-  const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(INSERT_CLICKS_PG, parameters));
+async function insertClicksTogetherPg(db: Db, clicks: ClickValues[]): Promise<number[]> {
+  const arrays = Object.fromEntries(
+    CLICK_COLUMNS.map((column) => [column, clicks.map((click) => click[column])]),
+  ) as ClickArrays;
+  const rows = await insertClicksPg(db, arrays);
   return rows.map((row) => row.id).sort((a, b) => a - b);
 }
 
-const insertClickBatchedPg = batchPerTurn(insertClicksPg, insertOneClick);
+const insertClickBatchedPg = batchPerTurn(insertClicksTogetherPg, insertOneClick);
 
 /**
  * Stores one click and returns its id. Clicks arriving together are written together: on SQLite they
- * share one transaction (see inSharedStatement), on PostgreSQL one statement (see batchPerTurn), so
- * under load the detail views of one moment cost one commit, not one each.
+ * share one transaction (group commit), on PostgreSQL one statement (see batchPerTurn), so under load the
+ * detail views of one moment cost one commit, not one each.
  */
 export function insertClick(db: Db, values: ClickValues): Promise<number> {
   if (dialectOf(db) === 'postgres') return insertClickBatchedPg(db, values);
-  return inSharedStatement(db, insertClickStatement(db, values)).then(insertedId);
+  return insertClickGrouped(db, values);
 }
 
 // A booking request naming its click reads it for attribution.
-const clickByIdQuery = reusableQuery(
+const clickByIdQuery = preparedQuery(
   (db, { id }: { id: number }) =>
     db
       .selectFrom('listing_clicks')

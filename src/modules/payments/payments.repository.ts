@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import { dialectOf } from '../../db/create-db.ts';
 import type { Db, PaymentStatus, PaymentsTable, WebhookEventsTable } from '../../db/database.ts';
+import { forUpdate } from '../../db/dialect.ts';
 import { OPEN_STATUSES } from './payment-status.ts';
 
 export type PaymentRow = Selectable<PaymentsTable>;
@@ -39,9 +39,10 @@ export async function findPaymentByIntentForUpdate(
   db: Db,
   intentId: string,
 ): Promise<PaymentRow | undefined> {
-  let query = db.selectFrom('payments').selectAll().where('gateway_payment_intent_id', '=', intentId);
-  if (dialectOf(db) === 'postgres') query = query.modifyEnd(sql`for update`);
-  return query.executeTakeFirst();
+  return forUpdate(
+    db,
+    db.selectFrom('payments').selectAll().where('gateway_payment_intent_id', '=', intentId),
+  ).executeTakeFirst();
 }
 
 export async function updatePayment(
@@ -60,13 +61,12 @@ export async function insertWebhookEventOnce(
   db: Db,
   values: Insertable<WebhookEventsTable>,
 ): Promise<boolean> {
-  const row = await db
+  const result = await db
     .insertInto('webhook_events')
     .values(values)
     .onConflict((oc) => oc.column('gateway_event_id').doNothing())
-    .returning('id')
     .executeTakeFirst();
-  return row !== undefined;
+  return Number(result.numInsertedOrUpdatedRows) === 1;
 }
 
 export async function findWebhookEvent(db: Db, gatewayEventId: string) {

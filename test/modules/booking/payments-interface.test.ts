@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../../src/db/create-db.ts';
+import { inTransaction } from '../../../src/db/transactions.ts';
 import {
   confirmApprovedBooking,
   findBookingForPayment,

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../../src/db/create-db.ts';
 import type { Db } from '../../../src/db/database.ts';
-import { inSharedStatement, inSharedTransaction } from '../../../src/db/group-commit.ts';
+import { inTransaction } from '../../../src/db/transactions.ts';
 import { type ClickValues, insertClick } from '../../../src/modules/marketing/clicks.repository.ts';
 import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerVendor } from '../../helpers/factories.ts';
@@ -12,7 +11,7 @@ import {
   vendorProfileId,
 } from '../../helpers/marketing-factories.ts';
 
-// Clicks (and booking requests) are group-committed on SQLite (src/db/group-commit.ts): many at once share
+// Clicks (and booking requests) are group-committed on SQLite (src/db/group-commit.ts, `inTransaction` with `groupCommit`): many at once share
 // a transaction, yet each request gets its own click, acknowledged only once stored, and a unit that fails
 // leaves nothing behind and fails only itself.
 
@@ -99,10 +98,17 @@ describe('clicks written at once', () => {
   it('roll back only the unit that throws, also the rows it had already written', async () => {
     const results = await Promise.allSettled([
       insertClick(t.db, clickValues(kayak.id, 'before-the-throw')),
-      inSharedTransaction(t.db, async (trx) => {
-        await trx.insertInto('listing_clicks').values(clickValues(kayak.id, 'written-then-thrown')).execute();
-        throw new Error('changed its mind');
-      }),
+      inTransaction(
+        t.db,
+        async (trx) => {
+          await trx
+            .insertInto('listing_clicks')
+            .values(clickValues(kayak.id, 'written-then-thrown'))
+            .execute();
+          throw new Error('changed its mind');
+        },
+        { groupCommit: true },
+      ),
       insertClick(t.db, clickValues(kayak.id, 'after-the-throw')),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -119,10 +125,14 @@ describe('clicks written at once', () => {
   it('share one transaction on SQLite and are acknowledged only after it', async () => {
     const handles: Db[] = [];
     const double = (db: Db, n: number) =>
-      inSharedTransaction(db, async (trx) => {
-        handles.push(trx);
-        return n * 2;
-      });
+      inTransaction(
+        db,
+        async (trx) => {
+          handles.push(trx);
+          return n * 2;
+        },
+        { groupCommit: true },
+      );
     expect(await Promise.all([1, 2, 3, 4].map((n) => double(t.db, n)))).toEqual([2, 4, 6, 8]);
     expect(await double(t.db, 5)).toBe(10);
     if (usingPostgres) {
@@ -143,8 +153,6 @@ describe('clicks written at once', () => {
     expect(inside).toBe(12);
   });
 
-  const insertStatement = (utmCampaign: string) =>
-    t.db.insertInto('listing_clicks').values(clickValues(kayak.id, utmCampaign)).returning('id').compile();
   const storedCampaigns = (db: Db, campaigns: string[]) =>
     db
       .selectFrom('listing_clicks')
@@ -155,11 +163,10 @@ describe('clicks written at once', () => {
 
   it('run a statement in the group of a unit of work arriving with it, before that unit', async () => {
     const [inserted, seen] = await Promise.all([
-      inSharedStatement(t.db, insertStatement('statement-before-unit')),
-      inSharedTransaction(t.db, (trx) => storedCampaigns(trx, ['statement-before-unit'])),
+      insertClick(t.db, clickValues(kayak.id, 'statement-before-unit')),
+      inTransaction(t.db, (trx) => storedCampaigns(trx, ['statement-before-unit']), { groupCommit: true }),
     ]);
-    expect(inserted.rows).toHaveLength(1);
-    expect(inserted.rows[0].id).toBeGreaterThan(0);
+    expect(inserted).toBeGreaterThan(0);
     // SQLite: one transaction, the statement first. PostgreSQL: each commits on its own, in any order.
     if (!usingPostgres) expect(seen).toEqual([{ utm_campaign: 'statement-before-unit' }]);
     expect(await storedCampaigns(t.db, ['statement-before-unit'])).toHaveLength(1);

@@ -4,13 +4,13 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/create-db.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
-import { reusableQuery } from '../../../src/db/reusable-query.ts';
+import { preparedQuery } from '../../../src/db/prepared-query.ts';
 import { usingPostgres } from '../../helpers/build-test-app.ts';
 
-// Hot queries (reusableQuery) run on PostgreSQL as named prepared statements, parsed and planned once per
+// Hot queries (preparedQuery) run on PostgreSQL as named prepared statements, parsed and planned once per
 // connection; everything else stays unnamed.
 
-const categoryBySlug = reusableQuery(
+const categoryBySlug = preparedQuery(
   (db, args: { slug: string }) =>
     db.selectFrom('categories').select(['id', 'name']).where('slug', '=', args.slug),
   ['slug'],

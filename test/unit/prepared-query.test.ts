@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle, inTransaction } from '../../src/db/create-db.ts';
+import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { reusableQuery } from '../../src/db/reusable-query.ts';
+import { insertReturningId, preparedInsert, preparedQuery } from '../../src/db/prepared-query.ts';
+import { inTransaction } from '../../src/db/transactions.ts';
 
 let handle: DbHandle;
 beforeAll(async () => {
@@ -10,10 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => handle.close());
 
-describe('reusableQuery', () => {
+describe('preparedQuery', () => {
   it('compiles once and answers each call with its own arguments', async () => {
     let builds = 0;
-    const bySlug = reusableQuery(
+    const bySlug = preparedQuery(
       (db, args: { slug: string; minId: number }) => {
         builds++;
         return db
@@ -32,7 +33,7 @@ describe('reusableQuery', () => {
   });
 
   it('refuses a builder that drops an argument', async () => {
-    const broken = reusableQuery(
+    const broken = preparedQuery(
       (db, _args: { slug: string }) => db.selectFrom('categories').select('id').where('slug', '=', 'kayaks'),
       ['slug'],
     );
@@ -40,7 +41,7 @@ describe('reusableQuery', () => {
   });
 
   it('never reads a transaction that is still open: such a read waits for its commit', async () => {
-    const bySlug = reusableQuery(
+    const bySlug = preparedQuery(
       (db, args: { slug: string }) =>
         db.selectFrom('categories').select('name').where('slug', '=', args.slug),
       ['slug'],
@@ -75,7 +76,7 @@ describe('reusableQuery', () => {
   });
 
   it("runs inside a transaction as part of it: its reads see the transaction's writes, its writes roll back", async () => {
-    const insertCategory = reusableQuery(
+    const insertCategory = preparedQuery(
       (db, args: { slug: string }) =>
         db
           .insertInto('categories')
@@ -83,7 +84,7 @@ describe('reusableQuery', () => {
           .returning('id'),
       ['slug'],
     );
-    const bySlug = reusableQuery(
+    const bySlug = preparedQuery(
       (db, args: { slug: string }) =>
         db.selectFrom('categories').select('slug').where('slug', '=', args.slug),
       ['slug'],
@@ -97,5 +98,33 @@ describe('reusableQuery', () => {
       }),
     ).rejects.toThrow('roll back');
     expect(await bySlug(handle.db, { slug: 'surf-skis' })).toEqual([]);
+  });
+
+  it('answers an insert with the id of the row it wrote, prepared or built, inside a transaction or not', async () => {
+    const categoryValues = (slug: string) => ({
+      name: slug,
+      slug,
+      description: '',
+      created_at: 0,
+      updated_at: 0,
+    });
+    const insertCategory = preparedInsert(
+      (db, args: { slug: string }) => db.insertInto('categories').values(categoryValues(args.slug)),
+      ['slug'],
+    );
+    const slugOf = async (id: number) =>
+      (await handle.db.selectFrom('categories').select('slug').where('id', '=', id).executeTakeFirst())?.slug;
+    const prepared = await insertCategory(handle.db, { slug: 'canoes-prepared' });
+    const built = await insertReturningId(
+      handle.db,
+      handle.db.insertInto('categories').values(categoryValues('canoes-built')),
+    );
+    const inside = await inTransaction(handle.db, (trx) => insertCategory(trx, { slug: 'canoes-inside' }));
+    expect([await slugOf(prepared), await slugOf(built), await slugOf(inside)]).toEqual([
+      'canoes-prepared',
+      'canoes-built',
+      'canoes-inside',
+    ]);
+    expect(new Set([prepared, built, inside]).size).toBe(3);
   });
 });
