@@ -17,8 +17,8 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
 
 /**
  * What authentication needs of a user, in one indexed lookup; it runs on every authenticated request, so
- * it is prepared once, and the vendor profile comes from a scalar subquery (a join with bound values
- * is re-planned by SQLite at every execution).
+ * it is prepared once, and the vendor profile comes from a scalar subquery (on SQLite a join cost
+ * several times as much, see docs/performance.md).
  */
 const authUserQuery = preparedQuery(
   (db, a: { id: number }) =>

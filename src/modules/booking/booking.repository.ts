@@ -112,8 +112,7 @@ export async function setCurrency(db: Db, id: number, currency: string): Promise
 
 /**
  * A booking with what its API object shows of its listing and vendor. Scalar subqueries on primary keys
- * rather than joins: SQLite (built with STAT4) re-plans a join at every execution with new bound values,
- * which cost more than the whole lookup.
+ * rather than joins: on SQLite a join here cost more than the whole lookup (docs/performance.md).
  */
 function bookingsView(db: Db) {
   return db.selectFrom('bookings');

@@ -105,9 +105,9 @@ function conditionOf(filter: ListingFilter, dialect: Dialect): ListingsWhere {
   };
 }
 
-// Category and vendor names come from scalar subqueries on primary keys rather than joins: SQLite
-// (built with STAT4) re-plans a join on every execution with new bound values, which made the detail
-// lookup ten times slower than the listing's own index lookup; the subqueries keep one plan.
+// Category and vendor names come from scalar subqueries on primary keys rather than joins: on SQLite the
+// join made the detail lookup several times slower than the listing's own index lookup, with or without
+// index value samples (docs/performance.md, compiled queries).
 function selectListings(db: Db, filter: ListingFilter) {
   return db
     .selectFrom('listings')

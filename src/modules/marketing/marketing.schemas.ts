@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery, PaginatedSchema } from '../../http/pagination.ts';
-import { DateTimeOut, Named, Nullable, Ref, StringEnum } from '../../http/schemas.ts';
+import { DateTimeOut, Named, Nullable, StringEnum } from '../../http/schemas.ts';
 
 /** Tracking strings are at most 500 characters (decisions §8); null is taken as absent. */
 export const MAX_TRACKING_LENGTH = 500;

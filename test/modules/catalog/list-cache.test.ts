@@ -89,7 +89,15 @@ describe('public list cache across server instances', () => {
       query: { vendor_slug: vendor.vendorSlug!, ...query },
     });
     expect(res.statusCode).toBe(200);
-    return res.json() as { count: number; results: Record<string, any>[] };
+    return res.json() as {
+      count: number;
+      results: {
+        title: string;
+        price_per_day: string;
+        category: { name: string };
+        vendor: Record<string, unknown>;
+      }[];
+    };
   };
 
   it('shows a listing created, changed, deactivated or renamed elsewhere in the very next list', async () => {
