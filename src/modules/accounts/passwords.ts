@@ -2,9 +2,9 @@ import { hash, verify } from '@node-rs/argon2';
 import pLimit from 'p-limit';
 
 // argon2id (the library's default algorithm) with its default memory and time costs: 19 MiB per hash.
-// One hash at a time: a burst of logins or registrations queues (~25 a second) instead of taking 19 MiB
-// per thread of the pool (four at once lifted the server's peak RSS by 80 MB, two by 19 MB over one)
-// and the second core from the requests being served.
+// One hash at a time: a burst of logins or registrations queues instead of taking 19 MiB per thread of
+// the pool (each hash running at once adds its memory to the server's peak RSS) and the second core from
+// the requests being served.
 const hashing = pLimit(1);
 
 /** Hashes running and waiting (for tests and diagnostics). */
