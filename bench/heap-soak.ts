@@ -17,7 +17,7 @@ import {
 // leave room above. The server runs as `npm start` runs it but without the cap on its old generation (the
 // heap grows to what the load keeps alive, not to what a cap squeezes it into) and with the inspector on
 // a loopback port, through which this script forces a full garbage collection before each sample: the heap
-// in use right after it is the live heap. See README "Performance".
+// in use right after it is the live heap. See docs/performance.md.
 
 const USAGE = `Usage: node bench/heap-soak.ts --db sqlite:<file> [--minutes 5] [--interval 30] [--connections 20]
                                      [--node-args="--max-old-space-size=N"]

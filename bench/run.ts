@@ -28,7 +28,7 @@ import {
 } from '../src/tools/seed-bench.ts';
 
 // The benchmark: seeds a database, starts the real server as its own process, and measures the hot
-// paths with autocannon beside a bare node:http server (the machine's ceiling). See README "Performance".
+// paths with autocannon beside a bare node:http server (the machine's ceiling). See docs/performance.md.
 //
 // The ceiling is the bare server asked for one fixed path: autocannon then builds its request once and
 // only writes it again, so the figure is the server's and the machine's. The scenarios rotate their paths
@@ -438,7 +438,7 @@ interface Row extends Measurement {
 /**
  * The ratio targets (to the fixed-path ceiling's req/s); f has latency targets instead. They are the
  * targets that were set against the rotating-path figure (a-d 0.5, e 0.2), scaled by that figure's
- * share of the fixed-path ceiling (see README "Performance").
+ * share of the fixed-path ceiling (see docs/performance.md, "The ceiling").
  */
 const RATIO_TARGETS: Record<string, number> = { a: 0.33, b: 0.33, c: 0.33, d: 0.33, e: 0.13 };
 
