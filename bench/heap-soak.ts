@@ -1,17 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { npmStartCommand, warmCompileCache } from '../scripts/compile-cache.ts';
 import { createDb } from '../src/db/create-db.ts';
-import {
-  BENCH_CAMPAIGNS,
-  BENCH_PASSWORD,
-  BENCH_VENDOR_EMAIL,
-  benchDataPresent,
-} from '../src/tools/seed-bench.ts';
+import { BENCH_CAMPAIGNS, BENCH_VENDOR_EMAIL, benchDataPresent } from '../src/tools/seed-bench.ts';
+import { freePort, login, procStatusKb, serverEnv } from './server-process.ts';
 
 // The server's live heap after a long mixed load on a large data set: what a heap cap in `npm start` must
 // leave room above. The server runs as `npm start` runs it but without the cap on its old generation (the
@@ -97,17 +91,6 @@ console.log(`${listings.length} active listings (${items.length} equipment items
 
 // --- the server --------------------------------------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 await warmCompileCache();
 const start = npmStartCommand();
 const flags = [
@@ -121,15 +104,7 @@ const server = spawn(process.execPath, [...flags, 'src/server.ts'], {
   env: {
     ...process.env,
     ...start.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
-    PAYMENT_WEBHOOK_SECRET: 'bench-webhook-secret-0123456789',
-    ACCESS_TOKEN_TTL: '3600',
-    RATE_LIMIT_LOGIN: '1000000',
+    ...serverEnv(port, databaseUrl),
   },
   stdio: ['ignore', 'inherit', 'pipe'],
 });
@@ -183,13 +158,6 @@ function call(method: string, params: Record<string, unknown> = {}): Promise<Rec
   });
 }
 
-function procStatusMb(field: 'VmRSS' | 'VmHWM'): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
-    readFileSync(`/proc/${server.pid}/status`, 'utf8'),
-  );
-  return match ? Number(match[1]) / 1024 : Number.NaN;
-}
-
 let started = performance.now();
 let sent = 0;
 async function sample(label: string): Promise<void> {
@@ -200,30 +168,23 @@ async function sample(label: string): Promise<void> {
   })) as { result: { value: string } };
   const usage = JSON.parse(result.value) as NodeJS.MemoryUsage;
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1).padStart(6);
+  const procMb = (field: 'VmRSS' | 'VmHWM') => mb((procStatusKb(server.pid!, field) ?? Number.NaN) * 1024);
   const seconds = Math.round((performance.now() - started) / 1000);
   console.log(
     `${label.padEnd(6)} ${String(seconds).padStart(5)} s ${String(sent).padStart(9)} requests  ` +
       `live heap ${mb(usage.heapUsed)} MB  heap ${mb(usage.heapTotal)} MB  external ${mb(usage.external)} MB  ` +
-      `RSS ${procStatusMb('VmRSS').toFixed(1).padStart(6)} MB (peak ${procStatusMb('VmHWM').toFixed(1)} MB)`,
+      `RSS ${procMb('VmRSS')} MB (peak ${procMb('VmHWM').trim()} MB)`,
   );
 }
 
 // --- the load -----------------------------------------------------------------------------------------
 
-async function login(email: string): Promise<string> {
-  const res = await fetch(`${base}/api/v1/accounts/token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
-  });
-  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access: string }).access;
-}
 const customerTokens: string[] = [];
-for (let c = 1; c <= CUSTOMERS; c++) customerTokens.push(await login(`bench-customer-${c}@example.com`));
-const vendorTokens = [await login(BENCH_VENDOR_EMAIL)];
+for (let c = 1; c <= CUSTOMERS; c++)
+  customerTokens.push(await login(base, `bench-customer-${c}@example.com`));
+const vendorTokens = [await login(base, BENCH_VENDOR_EMAIL)];
 for (let v = 2; v <= VENDORS; v++)
-  vendorTokens.push(await login(`bench-vendor-${String(v).padStart(4, '0')}@example.com`));
+  vendorTokens.push(await login(base, `bench-vendor-${String(v).padStart(4, '0')}@example.com`));
 await sample('start');
 
 const now = Date.now();

@@ -1,14 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,12 +11,12 @@ import { createDb } from '../src/db/create-db.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
   BENCH_CAMPAIGNS,
-  BENCH_PASSWORD,
   BENCH_VENDOR_EMAIL,
   benchDataPresent,
   SEED_DEFAULTS,
   type SeedBenchSizes,
 } from '../src/tools/seed-bench.ts';
+import { freePort, login, procStatusKb, serverEnv } from './server-process.ts';
 
 // The benchmark: seeds a database, starts the real server as its own process, and measures the hot
 // paths with autocannon beside a bare node:http server (the machine's ceiling). See docs/performance.md.
@@ -150,17 +141,6 @@ async function runToEnd(args: string[], env: Record<string, string>): Promise<vo
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>, tail: string[]) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -172,17 +152,6 @@ async function waitFor(what: string, child: ChildProcess, ready: () => Promise<b
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${what} did not become ready within 60 s:\n${tail.join('\n')}`);
-}
-
-function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
-      readFileSync(`/proc/${pid}/status`, 'utf8'),
-    );
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
 }
 
 // --- database -----------------------------------------------------------------------------------------
@@ -404,16 +373,6 @@ async function measure(
   return m;
 }
 
-async function login(base: string, email: string): Promise<string> {
-  const res = await fetch(`${base}/api/v1/accounts/token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
-  });
-  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access: string }).access;
-}
-
 // --- report -------------------------------------------------------------------------------------------
 
 /** req/s of the two kinds of ceiling run: the mean of those just before and just after a scenario */
@@ -616,15 +575,7 @@ async function main(): Promise<number> {
   const nodeArgs = (values['node-args'] ?? '').split(/\s+/).filter(Boolean);
   const server = startNode('server', [...START.flags, ...nodeArgs, 'src/server.ts'], {
     ...START.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: runUrl,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
-    PAYMENT_WEBHOOK_SECRET: 'bench-webhook-secret-0123456789',
-    ACCESS_TOKEN_TTL: '3600',
-    RATE_LIMIT_LOGIN: '1000000',
+    ...serverEnv(port, runUrl),
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(
