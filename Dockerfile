@@ -32,4 +32,4 @@ HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
 # node directly (not npm) so SIGTERM reaches the server, which drains in-flight requests and exits 0;
 # the heap and GC flags and MALLOC_ARENA_MAX are those of `npm start` (package.json), which keep the peak RSS
 # under 200 MB.
-CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=160", "--no-allocation-site-pretenuring", "src/server.ts"]
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=256", "--no-allocation-site-pretenuring", "src/server.ts"]

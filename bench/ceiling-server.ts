@@ -1,8 +1,10 @@
 import { createServer } from 'node:http';
 
 // The machine's ceiling: a bare node:http server answering every request with one pre-serialised JSON
-// body of BODY_BYTES bytes (the size of a real detail response). Nothing the API does can be faster on
-// this machine, so the benchmark reports each scenario as a ratio to it. Prints {"port": n} when ready.
+// body of BODY_BYTES bytes (the size of a real detail response), whatever the path. Nothing the API does
+// can be faster on this machine, so the benchmark reports each scenario as a ratio to it, asked for one
+// fixed path; asked through the scenarios' rotating paths it shows what rotating them costs the load
+// generator. Prints {"port": n} when ready.
 
 const bytes = Math.max(14, Number(process.env.BODY_BYTES) || 1024);
 // {"padding":""} is 14 bytes: pad it to the exact size asked for

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { BENCH_PASSWORD } from '../src/tools/seed-bench.ts';
+
+// What the bench (run.ts) and the heap soak (heap-soak.ts) both need of the server they start and load.
+
+/** A free loopback port for the server. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The server's environment under load: production, quiet logs, and a login limit no load reaches. */
+export function serverEnv(port: number, databaseUrl: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
+    PAYMENT_WEBHOOK_SECRET: 'bench-webhook-secret-0123456789',
+    ACCESS_TOKEN_TTL: '3600',
+    RATE_LIMIT_LOGIN: '1000000',
+  };
+}
+
+/** An access token for one of the seeded bench accounts. */
+export async function login(base: string, email: string): Promise<string> {
+  const res = await fetch(`${base}/api/v1/accounts/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access: string }).access;
+}
+
+/** A memory field of a process from /proc, in kB; null when the process is gone. */
+export function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
