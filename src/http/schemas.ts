@@ -27,6 +27,21 @@ export function Ref<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
   return Type.Unsafe<Static<T>>({ $ref: `${id}#` });
 }
 
+/**
+ * `schema` with each reference to a named schema replaced by that schema itself, and no `$id` left: what a
+ * response serializer is compiled from (see registerOpenApi). Keeps the serializers free of the shared
+ * schemas, which Fastify would otherwise hand to every route's serializer whole.
+ */
+export function withNamedSchemasInlined(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withNamedSchemasInlined);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const { $id: _id, $ref: ref, ...rest } = schema as Record<string, unknown>;
+  const named = typeof ref === 'string' ? namedSchemas.get(ref.replace(/#$/, '')) : undefined;
+  if (named) return withNamedSchemasInlined(named);
+  const inlined = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, withNamedSchemasInlined(v)]));
+  return ref === undefined ? inlined : { ...inlined, $ref: ref };
+}
+
 /** The first example a schema carries (TypeBox's types leave `examples` out). */
 export const exampleOf = (schema: TSchema): unknown => (schema as { examples?: unknown[] }).examples?.[0];
 

@@ -19,7 +19,7 @@ async function startReportingCache(cache: string) {
 describe('the compile cache filled before the first start', () => {
   it("reads npm start's Node flags and environment defaults from package.json", () => {
     const { flags, env } = npmStartCommand();
-    expect(flags).toContain('--max-old-space-size=160');
+    expect(flags).toContain('--max-old-space-size=256');
     expect(flags.every((flag) => flag.startsWith('--'))).toBe(true);
     expect(Object.keys(env).sort()).toEqual(['MALLOC_ARENA_MAX', 'NODE_COMPILE_CACHE']);
   });

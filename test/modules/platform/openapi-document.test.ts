@@ -1,7 +1,8 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import fastJsonStringify from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allNamedSchemas } from '../../../src/http/schemas.ts';
+import { allNamedSchemas, exampleOf, withNamedSchemasInlined } from '../../../src/http/schemas.ts';
 import { validatorCompiler } from '../../../src/http/validation.ts';
 import { BOOKING_STATUSES } from '../../../src/modules/booking/index.ts';
 import { ORDERINGS } from '../../../src/modules/catalog/listings.schemas.ts';
@@ -250,6 +251,21 @@ describe('the OpenAPI document', () => {
         checked++;
       }
     expect(checked).toBeGreaterThan(200);
+  });
+
+  it('serializes each response from its schema with the named schemas inlined, as the example says', () => {
+    let checked = 0;
+    for (const route of apiRoutes(t.app))
+      for (const [status, schema] of Object.entries(route.schema?.response ?? {})) {
+        const inlined = withNamedSchemasInlined(schema);
+        const where = `${route.method} ${route.url} ${status}`;
+        expect(JSON.stringify(inlined), where).not.toMatch(/"\$(ref|id)"/);
+        const example = exampleOf(inlined as never);
+        if (example === undefined) continue;
+        expect(JSON.parse(fastJsonStringify(inlined as object)(example)), where).toEqual(example);
+        checked++;
+      }
+    expect(checked).toBeGreaterThan(30);
   });
 
   it('carries the product name, in the document and on the docs page', async () => {
