@@ -5,7 +5,17 @@ import autocannon, { type AutocannonRequest } from 'autocannon';
 import { npmStartCommand, warmCompileCache } from '../scripts/compile-cache.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { BENCH_CAMPAIGNS, BENCH_VENDOR_EMAIL, benchDataPresent } from '../src/tools/seed-bench.ts';
-import { freePort, login, procStatusKb, serverEnv } from './server-process.ts';
+import {
+  bookingRequests,
+  DAY,
+  freePort,
+  HOUR,
+  iso,
+  jsonBody,
+  login,
+  procStatusKb,
+  serverEnv,
+} from './server-process.ts';
 
 // The server's live heap after a long mixed load on a large data set: what a heap cap in `npm start` must
 // leave room above. The server runs as `npm start` runs it but without the cap on its old generation (the
@@ -34,8 +44,6 @@ of ten vendors over 7, 30 and 90 days 5 %.
 `;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const CUSTOMERS = 50;
 const VENDORS = 10;
 
@@ -189,14 +197,9 @@ await sample('start');
 
 const now = Date.now();
 const dayStart = Math.floor(now / DAY) * DAY;
-const iso = (ms: number) => new Date(ms).toISOString();
-const bookingBase = Math.max(Math.ceil(fixtures.latestBookingEnd / HOUR) * HOUR + HOUR, dayStart + 180 * DAY);
+const bookingRequest = bookingRequests(items, customerTokens, fixtures.latestBookingEnd);
 const PLACES = ['lisbon', 'porto', 'belém', 'faro', 'lagos', 'cascais', 'nazaré', 'peniche', ''];
 const ORDERINGS = ['', '&ordering=price', '&ordering=-price', '&ordering=title'];
-const json = (body: unknown, token?: string): Pick<AutocannonRequest, 'headers' | 'body'> => ({
-  headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-  body: JSON.stringify(body),
-});
 // a stride coprime with the listing count walks every listing before it repeats one, in no obvious order
 const STRIDE = 7919;
 let bookings = 0;
@@ -228,7 +231,7 @@ function next(n: number): AutocannonRequest {
     return {
       method: 'POST',
       path: '/api/v1/marketing/track/click/',
-      ...json({ listing_type: listing.kind, public_id: listing.public_id, ...campaign }),
+      ...jsonBody({ listing_type: listing.kind, public_id: listing.public_id, ...campaign }),
     };
   }
   if (share < 17) {
@@ -239,22 +242,7 @@ function next(n: number): AutocannonRequest {
     };
   }
   if (share < 19) {
-    // distinct windows: hour b / items after every existing booking, on item b % items
-    const b = bookings++;
-    const starts = bookingBase + Math.floor(b / items.length) * HOUR;
-    return {
-      method: 'POST',
-      path: '/api/v1/booking/bookings/request/',
-      ...json(
-        {
-          equipment_item_id: items[b % items.length].id,
-          starts_at: iso(starts),
-          ends_at: iso(starts + HOUR),
-          customer_notes: '',
-        },
-        customerTokens[n % customerTokens.length],
-      ),
-    };
+    return bookingRequest(bookings++);
   }
   const to = Date.now();
   return {

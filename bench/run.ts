@@ -16,7 +16,17 @@ import {
   SEED_DEFAULTS,
   type SeedBenchSizes,
 } from '../src/tools/seed-bench.ts';
-import { freePort, login, procStatusKb, serverEnv } from './server-process.ts';
+import {
+  bookingRequests,
+  DAY,
+  freePort,
+  HOUR,
+  iso,
+  jsonBody,
+  login,
+  procStatusKb,
+  serverEnv,
+} from './server-process.ts';
 
 // The benchmark: seeds a database, starts the real server as its own process, and measures the hot
 // paths with autocannon beside a bare node:http server (the machine's ceiling). See docs/performance.md.
@@ -42,8 +52,6 @@ const USAGE = `Usage: npm run bench -- [--quick] [--reuse] [--db URL] [--only a,
 `;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const RSS_LIMIT_MB = 200;
 
 interface Profile {
@@ -627,17 +635,7 @@ async function main(): Promise<number> {
 
   // 5. scenarios
   const now = Date.now();
-  const iso = (ms: number) => new Date(ms).toISOString();
   const dayStart = Math.floor(now / DAY) * DAY;
-  const json = (body: unknown, token?: string): Pick<AutocannonRequest, 'headers' | 'body'> => ({
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  // booking windows: hour n/items after every existing booking, on item n%items: all distinct
-  const bookingBase = Math.max(
-    Math.ceil(fixtures.latestBookingEnd / HOUR) * HOUR + HOUR,
-    dayStart + 180 * DAY,
-  );
   const scenarios: {
     key: string;
     title: string;
@@ -668,7 +666,11 @@ async function main(): Promise<number> {
         return {
           method: 'POST',
           path: '/api/v1/marketing/track/click/',
-          ...json({ listing_type: 'equipment', public_id: items[n % items.length].publicId, ...campaign }),
+          ...jsonBody({
+            listing_type: 'equipment',
+            public_id: items[n % items.length].publicId,
+            ...campaign,
+          }),
         };
       }),
     },
@@ -688,22 +690,7 @@ async function main(): Promise<number> {
       key: 'e',
       title: 'booking request',
       connections: profile.connections,
-      requests: rotating((n) => {
-        const starts = bookingBase + Math.floor(n / items.length) * HOUR;
-        return {
-          method: 'POST',
-          path: '/api/v1/booking/bookings/request/',
-          ...json(
-            {
-              equipment_item_id: items[n % items.length].id,
-              starts_at: iso(starts),
-              ends_at: iso(starts + HOUR),
-              customer_notes: '',
-            },
-            customerTokens[n % customerTokens.length],
-          ),
-        };
-      }),
+      requests: rotating(bookingRequests(items, customerTokens, fixtures.latestBookingEnd)),
     },
     {
       key: 'f',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import type { AutocannonRequest } from 'autocannon';
 import { BENCH_PASSWORD } from '../src/tools/seed-bench.ts';
 
 // What the bench (run.ts) and the heap soak (heap-soak.ts) both need of the server they start and load.
@@ -52,4 +53,46 @@ export function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | nu
   } catch {
     return null;
   }
+}
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A JSON request body, with the caller's access token when given. */
+export const jsonBody = (body: unknown, token?: string): Pick<AutocannonRequest, 'headers' | 'body'> => ({
+  headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  body: JSON.stringify(body),
+});
+
+/**
+ * The n-th booking request of a load: one hour on item n % items, in hour n / items after every existing
+ * booking (and at least 180 days out), so no two requests of a run conflict; the customers take turns.
+ */
+export function bookingRequests(
+  items: readonly { id: number }[],
+  customerTokens: readonly string[],
+  latestBookingEnd: number,
+): (n: number) => AutocannonRequest {
+  const base = Math.max(
+    Math.ceil(latestBookingEnd / HOUR) * HOUR + HOUR,
+    Math.floor(Date.now() / DAY) * DAY + 180 * DAY,
+  );
+  return (n) => {
+    const starts = base + Math.floor(n / items.length) * HOUR;
+    return {
+      method: 'POST',
+      path: '/api/v1/booking/bookings/request/',
+      ...jsonBody(
+        {
+          equipment_item_id: items[n % items.length].id,
+          starts_at: iso(starts),
+          ends_at: iso(starts + HOUR),
+          customer_notes: '',
+        },
+        customerTokens[n % customerTokens.length],
+      ),
+    };
+  };
 }
