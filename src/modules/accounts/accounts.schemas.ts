@@ -190,8 +190,11 @@ export const UpdateVendorProfileBody = Type.Object(
   },
   {
     examples: [
-      { description: 'Kayaks, paddle boards, snorkelling gear and guided tours.' },
-      { currency: 'eur', time_zone: 'Europe/Lisbon' },
+      {
+        description: 'Kayaks, paddle boards, snorkelling gear and guided tours.',
+        currency: 'eur',
+        time_zone: 'Europe/Lisbon',
+      },
     ],
   },
 );
