@@ -106,10 +106,6 @@ export async function updateStatusIfIn(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function setCurrency(db: Db, id: number, currency: string): Promise<void> {
-  await db.updateTable('bookings').set({ currency }).where('id', '=', id).execute();
-}
-
 /**
  * A booking with what its API object shows of its listing and vendor. Scalar subqueries on primary keys
  * rather than joins: on SQLite a join here cost more than the whole lookup (docs/performance.md).

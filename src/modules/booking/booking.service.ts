@@ -220,7 +220,7 @@ export async function requestBooking(
             customer_notes: input.customer_notes ?? '',
             vendor_notes: '',
             total_price_cents: total,
-            currency: 'usd',
+            currency: listing.currency,
             listing_click_id: clickId,
             created_at: now,
             updated_at: now,
@@ -357,9 +357,4 @@ export async function confirmApprovedBooking(trx: Db, bookingId: number, now: nu
     created_at: now,
   });
   return true;
-}
-
-/** Records the currency a payment was made in (the booking says "usd" until then). */
-export async function setBookingCurrency(trx: Db, bookingId: number, currency: string): Promise<void> {
-  await repo.setCurrency(trx, bookingId, currency.toLowerCase());
 }
