@@ -308,7 +308,7 @@ describe('the search index', () => {
     expect(await found('catamaran')).toEqual([]);
   });
 
-  it('is what the list and count queries read, with a few thousand listings', async () => {
+  it('is what the list and count queries read, with 20,000 listings', async () => {
     const vendor = await registerVendor(t.app, { business_name: 'Many Kayaks' });
     const { id: vendorId } = await t.db
       .selectFrom('vendor_profiles')
@@ -316,33 +316,37 @@ describe('the search index', () => {
       .where('slug', '=', vendor.vendorSlug!)
       .executeTakeFirstOrThrow();
     const kayaks = await categoryId(t.app, 'kayaks');
-    // one statement: a few thousand equipment items with a rare word in one of every thousand
-    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000)
+    // one statement: 20,000 equipment items, one in 5,000 with a rare word
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
       insert into listings (kind, vendor_id, category_id, public_id, title, description, details, location,
         price_cents, duration_minutes, capacity, is_active, archived_at, created_at, updated_at)
       select 'equipment', ${vendorId}, ${kayaks}, 'bulk-' || i,
-        case when i % 1000 = 0 then 'Narwhal kayak ' || i else 'Touring kayak ' || i end,
+        case when i % 5000 = 0 then 'Narwhal kayak ' || i else 'Touring kayak ' || i end,
         'A kayak for the lagoon', '{}', 'Lagos', 1000 + i, null, null, 1, null, i, i
       from n`.execute(t.db);
     if (t.dialect === 'postgres') await sql`analyze listings`.execute(t.db);
 
     const filter = { kind: 'equipment' as const, activeOnly: true, searchWords: searchWords('narwhal kay') };
-    expect(await countListings(t.db, filter)).toBe(3);
+    expect(await countListings(t.db, filter)).toBe(4);
     const rows = await listListings(t.db, filter, { column: 'price', direction: 'asc' }, pageOf({}));
     expect(rows.map((r) => r.title)).toEqual([
-      'Narwhal kayak 1000',
-      'Narwhal kayak 2000',
-      'Narwhal kayak 3000',
+      'Narwhal kayak 5000',
+      'Narwhal kayak 10000',
+      'Narwhal kayak 15000',
+      'Narwhal kayak 20000',
     ]);
 
     const recorder = lastQueryRecorder();
     const plans: string[] = [];
     await t.db.transaction().execute(async (trx) => {
-      if (t.dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
       const traced = trx.withPlugin(recorder.plugin);
+      const missing = { ...filter, searchWords: searchWords('walrus') };
+      const newest = { column: 'created_at', direction: 'desc' } as const;
       for (const run of [
         () => countListings(traced, filter),
-        () => listListings(traced, filter, { column: 'created_at', direction: 'desc' }, pageOf({})),
+        () => listListings(traced, filter, newest, pageOf({})),
+        // a word no listing has: walking the newest-first index instead would read every listing
+        () => listListings(traced, missing, newest, pageOf({})),
       ]) {
         await run();
         const compiled = trx.getExecutor().compileQuery(recorder.last()!, { queryId: 'plan' } as never);
