@@ -77,6 +77,8 @@ const EXAMPLE_LISTINGS: Record<ListingKind, { public_id: string; title: string; 
   equipment: { public_id: 'touring-kayak-1', title: 'Touring kayak', where: 'North dock, Port Blue' },
   adventure: { public_id: 'sunset-paddle', title: 'Sunset paddle tour', where: 'Lagoon beach kiosk' },
 };
+/** A search finding the example listing above: a word and the start of another. */
+const EXAMPLE_SEARCHES: Record<ListingKind, string> = { equipment: 'kayak north', adventure: 'sunset lag' };
 
 function listingExamples(kind: KindDescriptor) {
   const { public_id, title, where } = EXAMPLE_LISTINGS[kind.kind];
@@ -132,7 +134,7 @@ const searchQuery = (kind: KindDescriptor) =>
         'other punctuation) separates words and is never read as query syntax. A blank search, or one of ' +
         `punctuation only, filters nothing. At most ${MAX_SEARCH_LENGTH} characters. Combines with every ` +
         'other filter, ordering and pagination.',
-      examples: ['kayak lag'],
+      examples: [EXAMPLE_SEARCHES[kind.kind]],
     }),
   );
 
