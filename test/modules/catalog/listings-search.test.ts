@@ -62,6 +62,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The ids a public list search answers, in order. */
+async function foundIds(k: KindCase, text: string): Promise<number[]> {
+  const res = await api({ method: 'GET', url: publicPath(k), query: { search: text } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().results.map((l: { id: number }) => l.id);
+}
+
 describe('searchWords', () => {
   it('cuts at anything but letters and digits, folds case and accents, drops repeats', () => {
     expect(searchWords(undefined)).toEqual([]);
@@ -239,10 +246,7 @@ describe.each(KIND_CASES)('search and listing edits ($kind)', (k: KindCase) => {
       description: 'plain',
       [k.location]: 'Bay',
     });
-    const found = async (text: string) =>
-      (await api({ method: 'GET', url: publicPath(k), query: { search: text } }))
-        .json()
-        .results.map((l: { id: number }) => l.id);
+    const found = (text: string) => foundIds(k, text);
     expect(await found('orca')).toEqual([listing.id]);
     expect(await found('zambezi')).toEqual([]);
     // the same requests again: the cached pages
@@ -298,10 +302,7 @@ describe('the search index', () => {
     expect(await migrateToLatest(t.db, await currentSchema())).toEqual([
       'Up 2026112503-listing-search: Success',
     ]);
-    const found = async (text: string) =>
-      (await api({ method: 'GET', url: publicPath(EQUIPMENT_CASE), query: { search: text } }))
-        .json()
-        .results.map((l: { id: number }) => l.id);
+    const found = (text: string) => foundIds(EQUIPMENT_CASE, text);
     expect(await found('catamaran')).toEqual([before.id]);
     expect(await found('pedalo')).toEqual([]);
     await t.db.deleteFrom('listings').where('id', '=', before.id).execute();
