@@ -55,11 +55,10 @@ const recorder: KyselyPlugin = {
   transformResult: async (a) => a.result,
 };
 async function countPlan(query: Record<string, string>): Promise<string> {
-  const words = searchWords(query.search);
   await countListings(handle.db.withPlugin(recorder), {
     kind: 'equipment',
     activeOnly: true,
-    ...(words.length ? { searchWords: words } : {}),
+    searchWords: searchWords(query.search),
   });
   const compiled = handle.db.getExecutor().compileQuery(lastNode!, { queryId: 'plan' } as never);
   const explain = dialectOf(handle.db) === 'postgres' ? 'explain ' : 'explain query plan ';

@@ -31,7 +31,7 @@ export interface ListingFilter {
   vendorSlug?: string;
   minPriceCents?: number;
   maxPriceCents?: number;
-  /** each must start a word of the title, description or location (folded: listing-search.ts) */
+  /** each must start a word of the title, description or location (folded: listing-search.ts); none: all */
   searchWords?: string[];
   /** a further condition, e.g. availability for a window */
   extra?: ListingsWhere;

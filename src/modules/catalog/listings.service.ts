@@ -204,8 +204,7 @@ function publicFilter(
   }
   if (query.location !== undefined) filter.locationContains = query.location;
   if (query.vendor_slug !== undefined) filter.vendorSlug = query.vendor_slug;
-  const words = searchWords(query.search);
-  if (words.length) filter.searchWords = words;
+  filter.searchWords = searchWords(query.search);
   return empty ? null : filter;
 }
 
@@ -300,9 +299,12 @@ export async function storefront(
 ): Promise<{ vendor: VendorProfile; count: number; results: Listing[] }> {
   const vendor = await findVendorBySlug(deps.db, slug);
   if (!vendor) throw notFound('Vendor not found.');
-  const filter: repo.ListingFilter = { kind: kind.kind, activeOnly: true, vendorId: vendor.id };
-  const words = searchWords(query.search);
-  if (words.length) filter.searchWords = words;
+  const filter = {
+    kind: kind.kind,
+    activeOnly: true,
+    vendorId: vendor.id,
+    searchWords: searchWords(query.search),
+  };
   return {
     vendor: vendor.profile,
     ...(await pageOfListings(deps.db, kind, filter, orderOf(query.ordering), page)),
