@@ -22,6 +22,7 @@ import * as accountsVersion from './migrations/2026112216-accounts-version.ts';
 import * as postgresSummaryRollups from './migrations/2026112217-postgres-summary-rollups.ts';
 import * as postgresClickRollupPerStatement from './migrations/2026112218-postgres-click-rollup-per-statement.ts';
 import * as vendorMoney from './migrations/2026112501-vendor-money.ts';
+import * as listingSearch from './migrations/2026112503-listing-search.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026112217-postgres-summary-rollups': postgresSummaryRollups,
   '2026112218-postgres-click-rollup-per-statement': postgresClickRollupPerStatement,
   '2026112501-vendor-money': vendorMoney,
+  '2026112503-listing-search': listingSearch,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -13,9 +13,15 @@ export async function installChangeCounter(
   const anyDb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   const tables =
     dialect === 'sqlite'
-      ? (
-          await sql<{ name: string }>`select name from sqlite_master
-            where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(db)
+      ? // Virtual tables (the FTS5 search index) take no triggers; they and their shadow tables
+        // (<name>_data, ...) change only with the table they index, which is counted.
+        (
+          await sql<{ name: string }>`select name from sqlite_master m
+            where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'
+              and not exists (select 1 from sqlite_master v
+                where v.sql like 'create virtual table%' and substr(m.name || '_', 1, length(v.name) + 1) = v.name || '_')`.execute(
+            db,
+          )
         ).rows.map((r) => r.name)
       : (
           await sql<{ name: string }>`select table_name as name from information_schema.tables

@@ -31,6 +31,8 @@ export interface ListingFilter {
   vendorSlug?: string;
   minPriceCents?: number;
   maxPriceCents?: number;
+  /** each must start a word of the title, description or location (folded: listing-search.ts); none: all */
+  searchWords?: string[];
   /** a further condition, e.g. availability for a window */
   extra?: ListingsWhere;
 }
@@ -100,9 +102,24 @@ function conditionOf(filter: ListingFilter, dialect: Dialect): ListingsWhere {
     }
     if (filter.minPriceCents !== undefined) all.push(eb('listings.price_cents', '>=', filter.minPriceCents));
     if (filter.maxPriceCents !== undefined) all.push(eb('listings.price_cents', '<=', filter.maxPriceCents));
+    if (filter.searchWords?.length) all.push(matchesSearch(filter.searchWords, dialect));
     if (filter.extra) all.push(filter.extra(eb));
     return eb.and(all);
   };
+}
+
+/**
+ * Listings having, for every word, a word that starts with it, through the search index of migration
+ * 2026112503-listing-search. Each word is quoted as a literal term, so none is read as query syntax
+ * (FTS5's AND/OR/NEAR/*, tsquery's & | ! : operators).
+ */
+function matchesSearch(words: string[], dialect: Dialect): Expression<SqlBool> {
+  if (dialect === 'postgres') {
+    const query = words.map((w) => `'${w.replace(/[\\']/g, (c) => `\\${c}`)}':*`).join(' & ');
+    return sql<SqlBool>`listing_search_document(listings.title, listings.description, listings.location) @@ ${query}::tsquery`;
+  }
+  const query = words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' AND ');
+  return sql<SqlBool>`listings.id in (select rowid from listings_search where listings_search match ${query})`;
 }
 
 // Category and vendor names come from scalar subqueries on primary keys rather than joins: on SQLite the

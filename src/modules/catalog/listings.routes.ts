@@ -109,7 +109,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
         deps,
         kind,
         request.params.slug,
-        request.query.ordering,
+        request.query,
         page,
       );
       return { vendor, ...paginated(request, page, count, results) };

@@ -15,6 +15,7 @@ import { MAX_ID } from '../../lib/limits.ts';
 import { VendorProfileSchema } from '../accounts/index.ts';
 import { CategoryRefSchema } from './categories.schemas.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
+import { MAX_SEARCH_LENGTH } from './listing-search.ts';
 
 // Every listing schema is built from the kind descriptor, so both kinds share one definition.
 
@@ -76,6 +77,8 @@ const EXAMPLE_LISTINGS: Record<ListingKind, { public_id: string; title: string; 
   equipment: { public_id: 'touring-kayak-1', title: 'Touring kayak', where: 'North dock, Port Blue' },
   adventure: { public_id: 'sunset-paddle', title: 'Sunset paddle tour', where: 'Lagoon beach kiosk' },
 };
+/** A search finding the example listing above: a word and the start of another. */
+const EXAMPLE_SEARCHES: Record<ListingKind, string> = { equipment: 'kayak north', adventure: 'sunset lag' };
 
 function listingExamples(kind: KindDescriptor) {
   const { public_id, title, where } = EXAMPLE_LISTINGS[kind.kind];
@@ -119,6 +122,22 @@ const schemaName = (kind: KindDescriptor) =>
 
 const pick = (kind: KindDescriptor, side: 'input' | 'output') =>
   Object.fromEntries(kind.attributes.map((a) => [a, ATTRIBUTES[a][side]]));
+
+/** The `search` query parameter of the public lists and storefronts (its words: listing-search.ts). */
+const searchQuery = (kind: KindDescriptor) =>
+  Type.Optional(
+    Type.String({
+      maxLength: MAX_SEARCH_LENGTH,
+      description:
+        `words to find in title, description and ${kind.locationField}: a listing matches when every word ` +
+        'starts one of its words, ignoring case and accents ("kay lag" finds "Sea kayak, Lagos"; "agua" ' +
+        'finds "Água"). A word is a run of letters and digits; anything else (spaces, hyphens, apostrophes, ' +
+        'other punctuation) separates words and is never read as query syntax. A blank search, or one of ' +
+        `punctuation only, filters nothing. At most ${MAX_SEARCH_LENGTH} characters. Combines with every ` +
+        'other filter, ordering and pagination.',
+      examples: [EXAMPLE_SEARCHES[kind.kind]],
+    }),
+  );
 
 const optional = (fields: Record<string, TSchema>, keep: Set<string> = new Set()) =>
   Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, keep.has(k) ? s : Type.Optional(s)]));
@@ -238,10 +257,12 @@ function buildListingSchemas(kind: KindDescriptor) {
       available_to: Type.Optional(
         Type.String({ maxLength: 64, description: 'ISO 8601; with available_from, and after it' }),
       ),
+      search: searchQuery(kind),
       ordering: Type.Optional(Type.Enum([...ORDERINGS], { description: 'default: newest first' })),
       ...PageQuery,
     }),
     storefrontQuery: Type.Object({
+      search: searchQuery(kind),
       ordering: Type.Optional(Type.Enum([...ORDERINGS], { description: 'default: newest first' })),
       ...PageQuery,
     }),

@@ -12,6 +12,7 @@ import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 import { type CachedVisibleListingLookup, cachedVisibleListingLookup } from './listing-lookup.repository.ts';
+import { searchWords } from './listing-search.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
 
@@ -149,6 +150,7 @@ export interface PublicListQuery {
   available_from?: string;
   available_to?: string;
   ordering?: Ordering;
+  search?: string;
 }
 
 const MONEY_MESSAGE = 'Enter an amount >= 0 with at most two decimal places, below 100,000,000.';
@@ -205,6 +207,7 @@ function publicFilter(
   }
   if (query.location !== undefined) filter.locationContains = query.location;
   if (query.vendor_slug !== undefined) filter.vendorSlug = query.vendor_slug;
+  filter.searchWords = searchWords(query.search);
   return empty ? null : filter;
 }
 
@@ -294,15 +297,20 @@ export async function storefront(
   deps: CatalogDeps,
   kind: KindDescriptor,
   slug: string,
-  ordering: Ordering | undefined,
+  query: Pick<PublicListQuery, 'ordering' | 'search'>,
   page: Page,
 ): Promise<{ vendor: VendorProfile; count: number; results: Listing[] }> {
   const vendor = await findVendorBySlug(deps.db, slug);
   if (!vendor) throw notFound('Vendor not found.');
-  const filter = { kind: kind.kind, activeOnly: true, vendorId: vendor.id };
+  const filter = {
+    kind: kind.kind,
+    activeOnly: true,
+    vendorId: vendor.id,
+    searchWords: searchWords(query.search),
+  };
   return {
     vendor: vendor.profile,
-    ...(await pageOfListings(deps.db, kind, filter, orderOf(ordering), page)),
+    ...(await pageOfListings(deps.db, kind, filter, orderOf(query.ordering), page)),
   };
 }
 
