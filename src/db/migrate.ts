@@ -21,6 +21,7 @@ import * as clickCampaignNameIndex from './migrations/2026112215-click-campaign-
 import * as accountsVersion from './migrations/2026112216-accounts-version.ts';
 import * as postgresSummaryRollups from './migrations/2026112217-postgres-summary-rollups.ts';
 import * as postgresClickRollupPerStatement from './migrations/2026112218-postgres-click-rollup-per-statement.ts';
+import * as unitsAndSeats from './migrations/2026112502-units-and-seats.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026112216-accounts-version': accountsVersion,
   '2026112217-postgres-summary-rollups': postgresSummaryRollups,
   '2026112218-postgres-click-rollup-per-statement': postgresClickRollupPerStatement,
+  '2026112502-units-and-seats': unitsAndSeats,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */
