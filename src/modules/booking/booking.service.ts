@@ -8,7 +8,13 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
-import { findVisibleListing, KINDS, type ListingLookups, type ListingRef } from '../catalog/index.ts';
+import {
+  findVisibleListing,
+  KINDS,
+  type LimitEdit,
+  type ListingLookups,
+  type ListingRef,
+} from '../catalog/index.ts';
 import { isValidAttribution } from './attribution.ts';
 import { availabilityFacts, holdsEndingAfter } from './availability.repository.ts';
 import {
@@ -306,17 +312,6 @@ export async function requestBooking(
 }
 
 // --- a vendor's edit of a listing's limit -------------------------------------------------------------------------
-
-/** A listing's limit fields as a vendor edit would leave them, and which of them the edit sets. */
-export interface LimitEdit {
-  id: number;
-  kind: ListingRef['kind'];
-  quantity: number;
-  capacity: number | null;
-  bookingMode: ListingRef['bookingMode'];
-  /** the limit fields the edit's body sets */
-  fields: ReadonlySet<'quantity' | 'capacity' | 'booking_mode'>;
-}
 
 /**
  * Refuses (409 booking_conflict, naming the field) an edit that would leave the listing's current and

@@ -12,6 +12,8 @@ export { TRACKING_PARAMS, type TrackingParam } from './listings.schemas.ts';
 export {
   type AvailabilityFilter,
   type CatalogDeps,
+  type CheckLimitEdit,
+  type LimitEdit,
   createCatalogDeps,
   type DetailViewClick,
   findPublicListing,
