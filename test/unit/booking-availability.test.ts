@@ -13,12 +13,11 @@ const H = 3_600_000;
 const at = (hour: number): number => Date.UTC(2026, 6, 1) + hour * H;
 const win = (from: number, to: number): TimeWindow => ({ startsAt: at(from), endsAt: at(to) });
 const slot = (from: number, to: number, isAvailable = true): SlotFact => ({ ...win(from, to), isAvailable });
-const booking = (
-  from: number,
-  to: number,
-  status: BookingStatus = 'requested',
-  units = 1,
-): BookingFact => ({ ...win(from, to), status, units });
+const booking = (from: number, to: number, status: BookingStatus = 'requested', units = 1): BookingFact => ({
+  ...win(from, to),
+  status,
+  units,
+});
 
 describe('evaluateAvailability', () => {
   it('is available with no slots and no bookings', () => {
@@ -195,8 +194,9 @@ describe('evaluateAvailability with units (decisions §10)', () => {
   it('counts the peak, not the sum: the worked example', () => {
     const facts = { slots: [], bookings: [booking(9, 11, 'requested', 5), booking(13, 15, 'approved', 5)] };
     // 09-11 × 5 and 13-15 × 5 do not block each other ...
-    expect(evaluateAvailability(win(13, 15), { slots: [], bookings: [facts.bookings[0]] }, fiveUnits, 5))
-      .toMatchObject({ isAvailable: true, remaining: 5 });
+    expect(
+      evaluateAvailability(win(13, 15), { slots: [], bookings: [facts.bookings[0]] }, fiveUnits, 5),
+    ).toMatchObject({ isAvailable: true, remaining: 5 });
     expect(evaluateAvailability(win(11, 13), facts, fiveUnits, 5)).toMatchObject({
       isAvailable: true,
       remaining: 5,
@@ -213,7 +213,11 @@ describe('evaluateAvailability with units (decisions §10)', () => {
   it('gives the minimum free over the window as remaining', () => {
     const facts = {
       slots: [],
-      bookings: [booking(9, 11, 'requested', 2), booking(10, 12, 'confirmed', 1), booking(13, 14, 'declined', 5)],
+      bookings: [
+        booking(9, 11, 'requested', 2),
+        booking(10, 12, 'confirmed', 1),
+        booking(13, 14, 'declined', 5),
+      ],
     };
     // 2 held 9-10, 3 held 10-11, 1 held 11-12
     expect(evaluateAvailability(win(9, 10), facts, fiveUnits).remaining).toBe(3);

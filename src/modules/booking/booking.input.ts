@@ -66,7 +66,11 @@ const MINUTE_MS = 60_000;
 const ENDS_AT_REQUIRED = 'This field is required for equipment items.';
 
 /** starts_at and the optional ends_at of a request for a listing of `kind`. */
-export function parseAskedWindow(kind: ListingKind, startsAt: string, endsAt: string | undefined): AskedWindow {
+export function parseAskedWindow(
+  kind: ListingKind,
+  startsAt: string,
+  endsAt: string | undefined,
+): AskedWindow {
   if (endsAt !== undefined) return parseWindow(startsAt, endsAt);
   const starts = readInstant(startsAt);
   const errors: Record<string, string> = {};

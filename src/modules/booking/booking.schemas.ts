@@ -87,7 +87,7 @@ export const PublicSlotsQuery = Type.Object({
 
 const UNITS_RULE =
   'At no instant of [starts_at, ends_at) may the units (equipment) or seats (shared adventures) held by ' +
-  'requested, approved and confirmed bookings, plus this request, exceed the listing\'s quantity or ' +
+  "requested, approved and confirmed bookings, plus this request, exceed the listing's quantity or " +
   'capacity. The peak counts, not the sum: with 5 units, 09-11 × 5 and 13-15 × 5 do not block each ' +
   'other, and 10-14 × 1 conflicts with both. A private adventure or an item of quantity 1 takes one ' +
   'booking at a time.';
@@ -143,7 +143,8 @@ export const AvailabilitySchema = Named(
       starts_at: DateTimeOut,
       ends_at: DateTimeOut,
       is_available: Type.Boolean({
-        description: 'a request for the quantity or participants_count asked (default 1) would be accepted now',
+        description:
+          'a request for the quantity or participants_count asked (default 1) would be accepted now',
       }),
       conflicts: Type.Integer({
         description: 'overlapping requested/approved/confirmed bookings plus overlapping unavailable slots',
@@ -261,7 +262,7 @@ export const BookingRequestBody = Type.Object(
     starts_at: DateTimeIn,
     ends_at: OptionalEndsAt,
     customer_notes: Type.Optional(Text(5000)),
-    participants_count: participantsField('participants; a shared adventure\'s seats'),
+    participants_count: participantsField("participants; a shared adventure's seats"),
     quantity: quantityField('units to book; total_price = days × price_per_day × quantity'),
     marketing_click_id: Type.Optional(
       Nullable(Type.Integer({ description: 'attributes the booking when valid; otherwise ignored' })),

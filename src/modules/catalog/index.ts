@@ -13,10 +13,10 @@ export {
   type AvailabilityFilter,
   type CatalogDeps,
   type CheckLimitEdit,
-  type LimitEdit,
   createCatalogDeps,
   type DetailViewClick,
   findPublicListing,
+  type LimitEdit,
   type ListingLookups,
   type RecordClick,
 } from './listings.service.ts';

@@ -246,7 +246,12 @@ export async function updateListing(
  * already run one at a time): the lock booking requests take, so an edit of the listing's limit and a
  * request never interleave. False when there is no such listing.
  */
-export async function lockOwnListing(db: Db, kind: ListingKind, vendorId: number, id: number): Promise<boolean> {
+export async function lockOwnListing(
+  db: Db,
+  kind: ListingKind,
+  vendorId: number,
+  id: number,
+): Promise<boolean> {
   const row = await forUpdate(
     db,
     db

@@ -479,7 +479,9 @@ export async function updateListing(
   const now = deps.clock.now().getTime();
   return writing(kind, () =>
     inTransaction(deps.db, async (trx) => {
-      const fields = new Set(LIMIT_FIELDS.filter((f) => kind.attributes.includes(f) && body[f] !== undefined));
+      const fields = new Set(
+        LIMIT_FIELDS.filter((f) => kind.attributes.includes(f) && body[f] !== undefined),
+      );
       // A limit edit takes the listing's lock first, as booking requests do (see checkLimitEdit).
       if (fields.size > 0 && !(await repo.lockOwnListing(trx, kind.kind, vendorId, id)))
         throw listingNotFound(kind);

@@ -117,7 +117,9 @@ async function availableIds(ids: number[], window: TimeWindow): Promise<number[]
 
 // the filter keeps listings with at least one unit or seat free: a request for 1
 const expectedIds = (ids: number[], fixtures: Fixture[], window: TimeWindow) =>
-  ids.filter((_, i) => evaluateAvailability(window, factsOf(fixtures[i]), limitOf(fixtures[i]), 1).isAvailable);
+  ids.filter(
+    (_, i) => evaluateAvailability(window, factsOf(fixtures[i]), limitOf(fixtures[i]), 1).isAvailable,
+  );
 
 // A total order: two slots or bookings may share a window and differ only in their other fields.
 const sortByStart = <T extends TimeWindow>(bookings: T[]) =>
@@ -330,9 +332,9 @@ describe('listingAvailableIn with units and seats', () => {
     const expected = [ids[0], ids[2], ids[3], ids[5]];
     expect(expectedIds(ids, fixtures, window)).toEqual(expected);
     expect(await availableIds(ids, window)).toEqual(expected);
-    expect(
-      fixtures.map((f) => evaluateAvailability(window, factsOf(f), limitOf(f)).remaining),
-    ).toEqual([1, 0, 1, 2, 0, 1, 0, 0]);
+    expect(fixtures.map((f) => evaluateAvailability(window, factsOf(f), limitOf(f)).remaining)).toEqual([
+      1, 0, 1, 2, 0, 1, 0, 0,
+    ]);
   });
 });
 
