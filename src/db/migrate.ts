@@ -66,6 +66,6 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
   return unwrap(await migrator(db, schema).migrateToLatest());
 }
 
-export async function migrateDown(db: Kysely<Database>): Promise<string[]> {
-  return unwrap(await migrator(db).migrateDown());
+export async function migrateDown(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  return unwrap(await migrator(db, schema).migrateDown());
 }

@@ -360,6 +360,10 @@ export interface TransitionInput {
  * approve / decline / cancel. The booking row is read under lock and moved by an UPDATE guarded by
  * `status IN (allowed)`: two simultaneous transitions run one after the other, and the second sees the
  * first's result (409 invalid_state when it no longer applies).
+ *
+ * No transition re-checks units or seats, because none can add to what a listing holds: a booking holds
+ * its units from `requested` on (checked under the listing's lock when it was requested), approve and the
+ * payment's confirm move it between holding states, and decline and cancel only free units.
  */
 export async function transitionBooking(
   deps: BookingDeps,
