@@ -260,7 +260,7 @@ export function listingAvailableIn(
 
 /**
  * The active bookings of a listing that end after `from`, with their units: what a vendor's edit of the
- * listing's limit must still fit (see unitsHeldFrom in booking.service.ts).
+ * listing's limit must still fit (checkLimitEdit in booking.service.ts).
  */
 export async function holdsEndingAfter(
   db: Db,

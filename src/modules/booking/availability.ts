@@ -45,7 +45,7 @@ export interface UnitLimit {
 /** The spec's rule: one booking at a time. */
 export const SINGLE: UnitLimit = { limit: 1, countUnits: false };
 
-/** A listing's limit under rule 4 (a shared adventure without a capacity cannot exist: listings refuse it). */
+/** A listing's limit under rule 4; a shared adventure without a capacity (the catalog refuses one) counts as private. */
 export function unitLimitOf(listing: {
   kind: ListingKind;
   quantity: number;
