@@ -280,4 +280,36 @@ describe(`${M} simultaneous requests for units and seats`, () => {
     expect(await activeBookingsOf(kayaks)).toHaveLength(long + 10 * (5 - long));
     expect(await storedPeak(kayaks)).toBe(5);
   });
+
+  it("a vendor lowering the quantity while requests race: the stored peak never exceeds the item's quantity", async () => {
+    const kayaks = await listingOf(t.db, vendor, { quantity: 5 });
+    const root = bases[0].replace(/\/booking$/, '');
+    const lower = fetch(`${root}/equipment/vendor/items/${kayaks}/`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${vendor.token}` },
+      body: JSON.stringify({ quantity: 2 }),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+    const requests = Array.from({ length: 40 }, (_, i) =>
+      post('/bookings/request/', customerOf(i).token, {
+        equipment_item_id: kayaks,
+        starts_at: hour(5, 9),
+        ends_at: hour(5, 12),
+      }),
+    );
+    const [edit, ...results] = await Promise.all([lower, ...requests]);
+    const created = results.filter((r) => r.status === 201).length;
+    expect(results.every((r) => r.status === 201 || r.body.code === 'booking_conflict')).toBe(true);
+    const stored = await t.db
+      .selectFrom('listings')
+      .select('quantity')
+      .where('id', '=', kayaks)
+      .executeTakeFirstOrThrow();
+    // the edit went through before more than 2 were booked, or it was refused and the 5 units stayed
+    if (edit.status === 200) expect([stored.quantity, created]).toEqual([2, 2]);
+    else {
+      expect(edit).toMatchObject({ status: 409, body: { code: 'booking_conflict' } });
+      expect([stored.quantity, created]).toEqual([5, 5]);
+    }
+    expect(await storedPeak(kayaks)).toBe(created);
+  });
 });
