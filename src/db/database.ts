@@ -37,6 +37,10 @@ export interface VendorProfilesTable {
   state: string;
   postal_code: string;
   country: string;
+  /** lower-case ISO 4217 code: the currency of the vendor's listings and bookings */
+  currency: Generated<string>;
+  /** IANA time zone name, as the platform (Intl) spells it */
+  time_zone: Generated<string>;
   created_at: Millis;
   updated_at: Millis;
 }

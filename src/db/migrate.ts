@@ -21,6 +21,7 @@ import * as clickCampaignNameIndex from './migrations/2026112215-click-campaign-
 import * as accountsVersion from './migrations/2026112216-accounts-version.ts';
 import * as postgresSummaryRollups from './migrations/2026112217-postgres-summary-rollups.ts';
 import * as postgresClickRollupPerStatement from './migrations/2026112218-postgres-click-rollup-per-statement.ts';
+import * as vendorMoney from './migrations/2026112501-vendor-money.ts';
 import * as unitsAndSeats from './migrations/2026112502-units-and-seats.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026112216-accounts-version': accountsVersion,
   '2026112217-postgres-summary-rollups': postgresSummaryRollups,
   '2026112218-postgres-click-rollup-per-statement': postgresClickRollupPerStatement,
+  '2026112501-vendor-money': vendorMoney,
   '2026112502-units-and-seats': unitsAndSeats,
 };
 

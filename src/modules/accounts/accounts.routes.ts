@@ -25,6 +25,9 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
       schema: {
         tags,
         summary: 'Register a vendor account',
+        description:
+          'currency (ISO 4217, default usd) and time_zone (IANA name, default UTC) are optional; an unknown ' +
+          'one is a 400 naming the field.',
         body: schemas.RegisterVendorBody,
         response: { 201: Ref(schemas.VendorUserSchema) },
       },
@@ -106,7 +109,10 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
       schema: {
         tags,
         summary: "Update the caller's vendor profile",
-        description: 'A new business_name re-derives the slug.',
+        description:
+          'A new business_name re-derives the slug. A new currency applies at once to every listing and to ' +
+          'bookings requested from then on; existing bookings keep theirs. An unknown currency or time zone ' +
+          'is a 400 naming the field.',
         body: schemas.UpdateVendorProfileBody,
         response: { 200: Ref(schemas.VendorProfileSchema) },
       },

@@ -15,6 +15,22 @@ const NewPassword = Type.String({
 const Password = Type.String({ minLength: 1, maxLength: 1024, writeOnly: true });
 const OptionalText = (max: number) => Type.Optional(Text(max));
 const ContactEmail = Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 254 })]);
+// The service checks both against the platform's lists (vendor-locale.ts) and names the field it refuses.
+const CurrencyIn = Type.String({
+  minLength: 1,
+  maxLength: 16,
+  description:
+    'ISO 4217 code, any case (stored lower-case); default usd. The currency of every listing and booking ' +
+    'of the vendor; a booking keeps the currency it was requested in.',
+  ...serviceChecks({ pattern: '^\\s*[A-Za-z]{3}\\s*$' }),
+});
+const TimeZoneIn = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description:
+    'IANA time zone name such as Europe/Lisbon, any case; default UTC. Aliases are stored as the zone ' +
+    'they name (utc → UTC, US/Pacific → America/Los_Angeles); UTC offsets such as +01:00 are refused.',
+});
 
 const PROFILE_EXAMPLE = {
   business_name: 'Blue Lagoon Watersports',
@@ -28,6 +44,8 @@ const PROFILE_EXAMPLE = {
   state: 'CA',
   postal_code: '90210',
   country: 'US',
+  currency: 'usd',
+  time_zone: 'America/Los_Angeles',
   created_at: '2026-05-01T09:00:00.000Z',
   updated_at: '2026-05-01T09:00:00.000Z',
 };
@@ -47,10 +65,17 @@ export const VendorProfileSchema = Named(
       state: Type.String(),
       postal_code: Type.String(),
       country: Type.String(),
+      currency: Type.String({
+        description: "lower-case ISO 4217 code: the currency of all the vendor's prices and bookings",
+      }),
+      time_zone: Type.String({ description: "IANA time zone name of the vendor's departures and pick-ups" }),
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
     },
-    { examples: [PROFILE_EXAMPLE] },
+    {
+      description: 'A vendor profile; storefronts show it publicly (currency and time zone included).',
+      examples: [PROFILE_EXAMPLE],
+    },
   ),
 );
 
@@ -129,6 +154,8 @@ const profileFields = {
   state: OptionalText(120),
   postal_code: OptionalText(20),
   country: OptionalText(120),
+  currency: Type.Optional(CurrencyIn),
+  time_zone: Type.Optional(TimeZoneIn),
 };
 
 export const RegisterCustomerBody = Type.Object(userFields, {
@@ -149,6 +176,8 @@ export const RegisterVendorBody = Type.Object(
         business_name: 'Blue Lagoon Watersports',
         city: 'Port Blue',
         country: 'US',
+        currency: 'USD',
+        time_zone: 'America/Los_Angeles',
       },
     ],
   },
@@ -159,7 +188,15 @@ export const UpdateVendorProfileBody = Type.Object(
     business_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     ...profileFields,
   },
-  { examples: [{ description: 'Kayaks, paddle boards, snorkelling gear and guided tours.' }] },
+  {
+    examples: [
+      {
+        description: 'Kayaks, paddle boards, snorkelling gear and guided tours.',
+        currency: 'eur',
+        time_zone: 'Europe/Lisbon',
+      },
+    ],
+  },
 );
 
 export const LoginBody = Type.Object(

@@ -10,6 +10,12 @@ import * as repo from './accounts.repository.ts';
 import { hashForTimingEqualisation, hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
 import { issueToken, type TokenKeys, verifyToken } from './tokens.ts';
+import {
+  DEFAULT_CURRENCY,
+  DEFAULT_TIME_ZONE,
+  normaliseCurrency,
+  normaliseTimeZone,
+} from './vendor-locale.ts';
 
 export interface AccountsDeps {
   db: Kysely<Database>;
@@ -50,7 +56,8 @@ export const PROFILE_FIELDS = [
 ] as const;
 
 type ProfileField = (typeof PROFILE_FIELDS)[number];
-export type ProfileInput = Partial<Record<ProfileField, string>>;
+/** The profile's text fields, and its currency and time zone (checked and normalised by localeOf). */
+export type ProfileInput = Partial<Record<ProfileField | 'currency' | 'time_zone', string>>;
 
 export interface UserInput {
   email: string;
@@ -75,6 +82,8 @@ export function toVendorProfile(row: repo.VendorProfileRow) {
     state: row.state,
     postal_code: row.postal_code,
     country: row.country,
+    currency: row.currency,
+    time_zone: row.time_zone,
     created_at: formatDateTime(row.created_at),
     updated_at: formatDateTime(row.updated_at),
   };
@@ -99,6 +108,27 @@ export type User = ReturnType<typeof toUser>;
 // --- registration ---------------------------------------------------------------------------------------
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * The currency and time zone given in a profile write, normalised (see vendor-locale.ts); absent ones stay
+ * absent. Both are judged before anything is written, so one answer names every bad field.
+ */
+function localeOf(input: ProfileInput): { currency?: string; time_zone?: string } {
+  const errors: Record<string, string> = {};
+  const locale: { currency?: string; time_zone?: string } = {};
+  if (input.currency !== undefined) {
+    const currency = normaliseCurrency(input.currency);
+    if (currency === null) errors.currency = `"${input.currency}" is not a known ISO 4217 currency code.`;
+    else locale.currency = currency;
+  }
+  if (input.time_zone !== undefined) {
+    const zone = normaliseTimeZone(input.time_zone);
+    if (zone === null) errors.time_zone = `"${input.time_zone}" is not a known IANA time zone name.`;
+    else locale.time_zone = zone;
+  }
+  if (Object.keys(errors).length) throw invalidFields(errors);
+  return locale;
+}
 
 function checkPassword(password: string, email: string): void {
   const problems = passwordProblems(password, email);
@@ -170,6 +200,7 @@ export async function registerVendor(
   checkPassword(input.password, input.email);
   const businessName = (input.business_name ?? '').trim();
   if (!businessName) throw invalidFields({ business_name: 'This field may not be blank.' });
+  const locale = localeOf(input);
   const hash = await hashPassword(input.password);
   const now = deps.clock.now().getTime();
   return withFreeSlug(deps.db, businessName, undefined, async (trx, slug) => {
@@ -177,6 +208,8 @@ export async function registerVendor(
     const profile = await repo.insertVendorProfile(trx, {
       ...Object.fromEntries(PROFILE_FIELDS.map((f) => [f, (input[f] ?? '').trim()])),
       business_name: businessName,
+      currency: locale.currency ?? DEFAULT_CURRENCY,
+      time_zone: locale.time_zone ?? DEFAULT_TIME_ZONE,
       user_id: user.id,
       slug,
       created_at: now,
@@ -283,7 +316,7 @@ export async function updateOwnProfile(
 ): Promise<VendorProfile> {
   const profile = await repo.findProfileByUserId(deps.db, userId);
   if (!profile) throw notFound('Vendor profile not found.');
-  const changes: ProfileInput = {};
+  const changes: ProfileInput = localeOf(input);
   for (const field of PROFILE_FIELDS) if (input[field] !== undefined) changes[field] = input[field].trim();
   if (changes.business_name === '') throw invalidFields({ business_name: 'This field may not be blank.' });
   const now = deps.clock.now().getTime();

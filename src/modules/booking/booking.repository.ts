@@ -107,20 +107,20 @@ export async function updateStatusIfIn(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function setCurrency(db: Db, id: number, currency: string): Promise<void> {
-  await db.updateTable('bookings').set({ currency }).where('id', '=', id).execute();
-}
-
 /**
- * A booking with what its API object shows of its listing and vendor. Scalar subqueries on primary keys
- * rather than joins: on SQLite a join here cost more than the whole lookup (docs/performance.md).
+ * A booking with what its API object shows of its listing and its two parties (current values). Scalar
+ * subqueries on primary keys rather than joins: on SQLite a join here cost more than the whole lookup
+ * (docs/performance.md).
  */
 function bookingsView(db: Db) {
   return db.selectFrom('bookings');
 }
 
-const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) =>
-  [
+const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) => {
+  const customer = () => eb.selectFrom('users').whereRef('users.id', '=', 'bookings.customer_id');
+  const vendor = () =>
+    eb.selectFrom('vendor_profiles').whereRef('vendor_profiles.id', '=', 'bookings.vendor_id');
+  return [
     'bookings.id',
     'bookings.status',
     'bookings.listing_id',
@@ -143,25 +143,45 @@ const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) =>
       .select('listings.title')
       .whereRef('listings.id', '=', 'bookings.listing_id')
       .as('listing_title'),
-    eb
-      .selectFrom('vendor_profiles')
-      .select('vendor_profiles.slug')
-      .whereRef('vendor_profiles.id', '=', 'bookings.vendor_id')
-      .as('vendor_slug'),
+    vendor().select('vendor_profiles.slug').as('vendor_slug'),
+    vendor().select('vendor_profiles.business_name').as('vendor_business_name'),
+    vendor().select('vendor_profiles.contact_email').as('vendor_contact_email'),
+    vendor().select('vendor_profiles.contact_phone').as('vendor_contact_phone'),
+    vendor().select('vendor_profiles.time_zone').as('vendor_time_zone'),
+    customer().select('users.first_name').as('customer_first_name'),
+    customer().select('users.last_name').as('customer_last_name'),
+    customer().select('users.email').as('customer_email'),
+    customer().select('users.phone_number').as('customer_phone_number'),
   ] as const;
+};
 
-/** A booking row as its API object needs it: the table's columns (less the analytics copies) and names. */
+/** What VIEW_COLUMNS reads besides the booking's own columns; never null (foreign keys). */
+type ViewNames = {
+  listing_title: string;
+  vendor_slug: string;
+  vendor_business_name: string;
+  vendor_contact_email: string;
+  vendor_contact_phone: string;
+  vendor_time_zone: string;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  customer_phone_number: string;
+};
+
+/**
+ * A booking row as its API object needs it: the table's columns (less the analytics copies), the listing's
+ * title and the parties' contact details.
+ */
 export type BookingViewRow = Omit<
   Selectable<BookingsTable>,
   'click_traffic_type' | 'click_utm_source' | 'click_utm_medium' | 'click_utm_campaign'
-> & { listing_title: string; vendor_slug: string };
+> &
+  ViewNames;
 
 const bookingViewQuery = preparedQuery(
   (db, { id }: { id: number }) =>
-    bookingsView(db)
-      .select(VIEW_COLUMNS)
-      .where('bookings.id', '=', id)
-      .$narrowType<{ listing_title: string; vendor_slug: string }>(),
+    bookingsView(db).select(VIEW_COLUMNS).where('bookings.id', '=', id).$narrowType<ViewNames>(),
   ['id'],
 );
 
@@ -203,7 +223,7 @@ const insertBookingWithHistoryQuery = preparedQuery(
       .selectFrom('bookings')
       .select(VIEW_COLUMNS)
       .select((eb) => eb.selectFrom('history').select('history.id').as('history_id'))
-      .$narrowType<{ listing_title: string; vendor_slug: string; history_id: number }>(),
+      .$narrowType<ViewNames & { history_id: number }>(),
   [...BOOKING_COLUMNS, ...ENTRY_COLUMNS.map(entryArg)],
 );
 

@@ -186,6 +186,55 @@ export const StatusHistoryEntrySchema = Named(
   }),
 );
 
+const BOOKING_CUSTOMER_EXAMPLE = {
+  id: 7,
+  first_name: 'Sam',
+  last_name: 'Rivers',
+  email: 'sam@example.com',
+  phone_number: '+1 555 0142',
+};
+const BOOKING_VENDOR_EXAMPLE = {
+  business_name: 'Blue Lagoon Watersports',
+  slug: 'blue-lagoon-watersports',
+  contact_email: 'hello@bluelagoon.example',
+  contact_phone: '+1 555 0100',
+  time_zone: 'America/Los_Angeles',
+};
+
+export const BookingCustomerSchema = Named(
+  'BookingCustomer',
+  Type.Object(
+    {
+      id: Type.Integer({ description: 'the same as the booking’s customer_id' }),
+      first_name: Type.String(),
+      last_name: Type.String(),
+      email: Type.String(),
+      phone_number: Type.String(),
+    },
+    {
+      description: "The booking's customer as the account is now, so the vendor can reach them.",
+      examples: [BOOKING_CUSTOMER_EXAMPLE],
+    },
+  ),
+);
+
+export const BookingVendorSchema = Named(
+  'BookingVendor',
+  Type.Object(
+    {
+      business_name: Type.String(),
+      slug: Type.String({ description: 'the same as the booking’s vendor_slug' }),
+      contact_email: Type.String(),
+      contact_phone: Type.String(),
+      time_zone: Type.String({ description: 'IANA name: the zone the booking’s times are local to' }),
+    },
+    {
+      description: "The listing's vendor as its profile is now, so the customer can reach them.",
+      examples: [BOOKING_VENDOR_EXAMPLE],
+    },
+  ),
+);
+
 export const BookingSchema = Named(
   'Booking',
   Type.Object(
@@ -207,7 +256,13 @@ export const BookingSchema = Named(
       customer_id: Type.Integer(),
       vendor_slug: Type.String(),
       listing_title: Type.String(),
-      currency: Type.String(),
+      currency: Type.String({
+        description:
+          "lower-case ISO 4217 code: the listing's (its vendor's) when the booking was requested; it never " +
+          'changes, and the booking is paid in it',
+      }),
+      customer: Ref(BookingCustomerSchema),
+      vendor: Ref(BookingVendorSchema),
       status_history: Type.Array(Ref(StatusHistoryEntrySchema)),
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
@@ -231,6 +286,8 @@ export const BookingSchema = Named(
           vendor_slug: 'blue-lagoon-watersports',
           listing_title: 'Touring kayak',
           currency: 'usd',
+          customer: BOOKING_CUSTOMER_EXAMPLE,
+          vendor: BOOKING_VENDOR_EXAMPLE,
           status_history: [
             {
               from_status: null,

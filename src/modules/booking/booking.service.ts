@@ -79,6 +79,20 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[]) 
     vendor_slug: row.vendor_slug,
     listing_title: row.listing_title,
     currency: row.currency,
+    customer: {
+      id: row.customer_id,
+      first_name: row.customer_first_name,
+      last_name: row.customer_last_name,
+      email: row.customer_email,
+      phone_number: row.customer_phone_number,
+    },
+    vendor: {
+      business_name: row.vendor_business_name,
+      slug: row.vendor_slug,
+      contact_email: row.vendor_contact_email,
+      contact_phone: row.vendor_contact_phone,
+      time_zone: row.vendor_time_zone,
+    },
     status_history: history.map((h) => ({
       from_status: h.from_status,
       to_status: h.to_status,
@@ -297,7 +311,7 @@ export async function requestBooking(
           customer_notes: input.customer_notes ?? '',
           vendor_notes: '',
           total_price_cents: total,
-          currency: 'usd',
+          currency: listing.currency,
           listing_click_id: clickId,
           created_at: now,
           updated_at: now,
@@ -472,9 +486,4 @@ export async function confirmApprovedBooking(trx: Db, bookingId: number, now: nu
     created_at: now,
   });
   return true;
-}
-
-/** Records the currency a payment was made in (the booking says "usd" until then). */
-export async function setBookingCurrency(trx: Db, bookingId: number, currency: string): Promise<void> {
-  await repo.setCurrency(trx, bookingId, currency.toLowerCase());
 }

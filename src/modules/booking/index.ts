@@ -13,7 +13,6 @@ export {
   confirmApprovedBooking,
   type FindClick,
   findBookingForPayment,
-  setBookingCurrency,
 } from './booking.service.ts';
 export {
   ACTIVE_STATUSES,

@@ -1,5 +1,6 @@
+import type { ExpressionBuilder, NotNull } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
-import type { BookingMode, Db, ListingKind } from '../../db/database.ts';
+import type { BookingMode, Database, Db, ListingKind } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
@@ -20,6 +21,8 @@ export interface ListingRef {
   bookingMode: BookingMode;
   isActive: boolean;
   archived: boolean;
+  /** the vendor's currency: a booking stores it when requested */
+  currency: string;
 }
 
 const COLUMNS = [
@@ -37,6 +40,14 @@ const COLUMNS = [
   'archived_at',
 ] as const;
 
+// The vendor's currency by primary key, in the listing's own statement (no second round trip).
+const vendorCurrency = (eb: ExpressionBuilder<Database, 'listings'>) =>
+  eb
+    .selectFrom('vendor_profiles')
+    .select('vendor_profiles.currency')
+    .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
+    .as('currency');
+
 type Row = {
   id: number;
   kind: ListingKind;
@@ -50,6 +61,7 @@ type Row = {
   booking_mode: BookingMode;
   is_active: number;
   archived_at: number | null;
+  currency: string;
 };
 
 const toRef = (row: Row): ListingRef => ({
@@ -65,6 +77,7 @@ const toRef = (row: Row): ListingRef => ({
   bookingMode: row.booking_mode,
   isActive: row.is_active === 1,
   archived: row.archived_at !== null,
+  currency: row.currency,
 });
 
 /** A listing of that kind by id, whatever its state (archived and inactive included). */
@@ -76,6 +89,8 @@ export async function findListingById(
   const row = await db
     .selectFrom('listings')
     .select(COLUMNS)
+    .select(vendorCurrency)
+    .$narrowType<{ currency: NotNull }>()
     .where('id', '=', id)
     .where('kind', '=', kind)
     .executeTakeFirst();
@@ -88,6 +103,8 @@ function visibleListingQuery(locked: boolean) {
       const query = db
         .selectFrom('listings')
         .select(COLUMNS)
+        .select(vendorCurrency)
+        .$narrowType<{ currency: NotNull }>()
         .where('id', '=', a.id)
         .where('kind', '=', a.kind as ListingKind)
         .where('is_active', '=', 1)

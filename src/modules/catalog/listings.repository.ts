@@ -139,6 +139,7 @@ function selectListings(db: Db, filter: ListingFilter) {
         category().select('categories.slug').as('category_slug'),
         vendor().select('vendor_profiles.business_name').as('vendor_business_name'),
         vendor().select('vendor_profiles.slug').as('vendor_slug'),
+        vendor().select('vendor_profiles.currency').as('vendor_currency'),
       ];
     })
     .$narrowType<{
@@ -146,6 +147,7 @@ function selectListings(db: Db, filter: ListingFilter) {
       category_slug: NotNull;
       vendor_business_name: NotNull;
       vendor_slug: NotNull;
+      vendor_currency: NotNull;
     }>();
 }
 

@@ -127,6 +127,7 @@ function listingExamples(kind: KindDescriptor) {
   const listing = {
     id: 5,
     ...writable,
+    currency: 'usd',
     category: { id: 2, name: 'Kayaks', slug: 'kayaks' },
     vendor: { business_name: 'Blue Lagoon Watersports', slug: 'blue-lagoon-watersports' },
     created_at: '2026-05-01T09:30:00.000Z',
@@ -193,6 +194,11 @@ function buildListingSchemas(kind: KindDescriptor) {
         description: Type.String(),
         [kind.locationField]: Type.String(),
         [kind.priceField]: MoneyOut,
+        currency: Type.String({
+          description:
+            "read-only: the vendor's currency (lower-case ISO 4217) for every amount of the listing and " +
+            'its bookings; a currency in a request body is ignored',
+        }),
         ...pick(kind, 'output'),
         is_active: Type.Boolean(),
         category_id: Type.Integer(),

@@ -131,6 +131,8 @@ export interface Listing {
   category_id: number;
   category: { id: number; name: string; slug: string };
   vendor: { business_name: string; slug: string };
+  /** the vendor's, read-only */
+  currency: string;
   created_at: string;
   updated_at: string;
   [field: string]: unknown;
@@ -153,6 +155,7 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow): Listing {
     description: row.description,
     [kind.locationField]: row.location,
     [kind.priceField]: formatMoney(row.price_cents),
+    currency: row.vendor_currency,
     is_active: row.is_active === 1,
     category_id: row.category_id,
     category: { id: row.category_id, name: row.category_name, slug: row.category_slug },

@@ -18,7 +18,10 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ deps: payments.Payments
       schema: {
         tags,
         summary: "Create a payment intent for the caller's approved booking",
-        description: 'Answers 201 with a new intent, or 200 with the booking’s open one.',
+        description:
+          'Answers 201 with a new intent, or 200 with the booking’s open one. The payment is in the ' +
+          "booking's currency (its vendor's when it was requested) for the booking's total_price; a " +
+          'currency naming another is a 400 on currency.',
         body: schemas.CreateIntentBody,
         response: { 200: Ref(schemas.IntentResponse), 201: Ref(schemas.IntentResponse) },
         'x-errors': [409],

@@ -14,7 +14,7 @@ const PAYMENT_EXAMPLE = {
   gateway_payment_intent_id: 'pi_mock_3f9a2c',
   gateway_charge_id: '',
   amount: '90.00',
-  currency: 'usd',
+  currency: 'eur',
   status: 'requires_payment',
   created_at: '2026-05-04T15:05:00.000Z',
   updated_at: '2026-05-04T15:05:00.000Z',
@@ -29,28 +29,37 @@ export const PaymentSchema = Named(
       gateway_payment_intent_id: Type.String(),
       gateway_charge_id: Type.String({ description: 'empty string until the payment succeeds' }),
       amount: MoneyOut,
-      currency: Type.String({ description: 'lower-case ISO 4217 code' }),
+      currency: Type.String({
+        description: "lower-case ISO 4217 code: always the booking's (fixed when it was requested)",
+      }),
       status: PaymentStatus,
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
     },
-    { examples: [PAYMENT_EXAMPLE] },
+    {
+      description:
+        "A payment of a booking: amount is the booking's total_price, currency the booking's. Amounts " +
+        'have two decimals in every currency, JPY included.',
+      examples: [PAYMENT_EXAMPLE],
+    },
   ),
 );
 
 export const CreateIntentBody = Type.Object(
   {
     booking_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
-    // The service trims and lower-cases it, then wants three letters.
+    // The service trims and lower-cases it, wants three letters, then the booking's currency.
     currency: Type.Optional(
       Type.String({
         maxLength: 8,
-        description: 'three letters, any case, default usd',
+        description:
+          "optional; when given it must be the booking's currency (compared in any case), else 400 on " +
+          "currency. The payment is always in the booking's currency.",
         ...serviceChecks({ pattern: '^\\s*[A-Za-z]{3}\\s*$' }),
       }),
     ),
   },
-  { examples: [{ booking_id: 41, currency: 'usd' }] },
+  { examples: [{ booking_id: 41, currency: 'EUR' }] },
 );
 
 export const IntentResponse = Named(

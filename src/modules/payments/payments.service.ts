@@ -12,7 +12,6 @@ import {
   confirmApprovedBooking,
   findBookingForPayment,
   partyOf,
-  setBookingCurrency,
 } from '../booking/index.ts';
 import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
 import { canMovePayment, EVENT_STATUS, type GatewayEventType, OPEN_STATUSES } from './payment-status.ts';
@@ -58,8 +57,26 @@ async function payableBooking(db: Db, caller: AuthUser, bookingId: number): Prom
 }
 
 /**
- * Opens a payment for the caller's approved booking. While one is open (requires_payment, processing),
- * asking again returns that one instead of opening a second.
+ * The currency a payment request names, lower-cased; undefined when it names none. Its format is judged
+ * before anything is read, its agreement with the booking once the booking is known (sameCurrency).
+ */
+function requestedCurrency(currency: string | undefined): string | undefined {
+  if (currency === undefined) return undefined;
+  const code = currency.trim().toLowerCase();
+  if (!/^[a-z]{3}$/.test(code)) throw invalidFields({ currency: 'Must be a three-letter currency code.' });
+  return code;
+}
+
+/** A payment is in its booking's currency (decisions §10): a request naming another is refused. */
+function sameCurrency(booking: BookingForPayment, requested: string | undefined): void {
+  if (requested !== undefined && requested !== booking.currency)
+    throw invalidFields({ currency: `Must be the booking's currency (${booking.currency}).` });
+}
+
+/**
+ * Opens a payment for the caller's approved booking, in the booking's currency (a `currency` in the
+ * request must name it). While one is open (requires_payment, processing), asking again returns that one
+ * instead of opening a second.
  *
  * The gateway is called between two transactions, never inside one: a transaction waiting on the network
  * would hold a connection, and on SQLite the only write lock, for as long as the gateway takes. So the
@@ -72,22 +89,21 @@ export async function createPaymentIntent(
   caller: AuthUser,
   input: { booking_id: number; currency?: string },
 ): Promise<IntentResult> {
-  const currency = (input.currency ?? 'usd').trim().toLowerCase();
-  if (!/^[a-z]{3}$/.test(currency))
-    throw invalidFields({ currency: 'Must be a three-letter currency code.' });
+  const requested = requestedCurrency(input.currency);
   const respond = (row: repo.PaymentRow, created: boolean): IntentResult => ({
     created,
     body: { payment: toPayment(row), client_secret: row.client_secret, mocked: deps.gateway.mocked },
   });
   const checked = await inReadSnapshot(deps.db, async (db) => {
     const booking = await payableBooking(db, caller, input.booking_id);
+    sameCurrency(booking, requested);
     return { booking, open: await repo.findOpenPayment(db, booking.id) };
   });
   if (checked.open) return respond(checked.open, false);
 
   const intent = await deps.gateway.createIntent({
     amountCents: checked.booking.totalPriceCents,
-    currency,
+    currency: checked.booking.currency,
     bookingId: checked.booking.id,
   });
   const now = deps.clock.now().getTime();
@@ -100,15 +116,13 @@ export async function createPaymentIntent(
       client_secret: intent.clientSecret,
       gateway_charge_id: '',
       amount_cents: booking.totalPriceCents,
-      currency,
+      // a booking's currency never changes (fixed when it was requested), so this is the one checked above
+      currency: booking.currency,
       status: 'requires_payment',
       created_at: now,
       updated_at: now,
     });
-    if (row) {
-      await setBookingCurrency(trx, booking.id, currency);
-      return { row, created: true };
-    }
+    if (row) return { row, created: true };
     // another request opened one since our check: answer with it
     const raced = await repo.findOpenPayment(trx, booking.id);
     if (!raced) throw new AppError('conflict', 'The payment changed meanwhile; try again.');

@@ -88,6 +88,8 @@ describe('vendor registration', () => {
       city: '',
       country: '',
       contact_email: '',
+      currency: 'usd',
+      time_zone: 'UTC',
     });
   });
 

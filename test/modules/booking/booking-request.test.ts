@@ -24,8 +24,13 @@ beforeAll(async () => {
   api = injector(t.app);
   request = bookingRequester(api);
   transition = transitioner(api);
-  vendor = await registerVendor(t.app, { business_name: 'Algarve Kayaks' });
-  customer = await registerCustomer(t.app);
+  vendor = await registerVendor(t.app, {
+    business_name: 'Algarve Kayaks',
+    contact_email: 'bookings@algarve-kayaks.example',
+    contact_phone: '+351 282 000 000',
+    time_zone: 'Europe/Lisbon',
+  });
+  customer = await registerCustomer(t.app, { phone_number: '+44 7700 900123' });
 });
 afterAll(() => t.close());
 
@@ -58,6 +63,20 @@ describe('booking request: the booking object and price', () => {
       vendor_slug: 'algarve-kayaks',
       listing_title: 'Sea kayak',
       currency: 'usd',
+      customer: {
+        id: customer.id,
+        first_name: 'Ana',
+        last_name: 'Silva',
+        email: customer.email,
+        phone_number: '+44 7700 900123',
+      },
+      vendor: {
+        business_name: 'Algarve Kayaks',
+        slug: 'algarve-kayaks',
+        contact_email: 'bookings@algarve-kayaks.example',
+        contact_phone: '+351 282 000 000',
+        time_zone: 'Europe/Lisbon',
+      },
       status_history: [
         { from_status: null, to_status: 'requested', note: '', actor_id: customer.id, created_at: now },
       ],

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../../src/db/transactions.ts';
-import {
-  confirmApprovedBooking,
-  findBookingForPayment,
-  setBookingCurrency,
-} from '../../../src/modules/booking/index.ts';
+import { confirmApprovedBooking, findBookingForPayment } from '../../../src/modules/booking/index.ts';
 import { vendorProfileId } from '../../helpers/booking-factories.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
 import { type Account, registerCustomer, registerVendor } from '../../helpers/factories.ts';
@@ -110,10 +106,18 @@ describe('booking interface for payments', () => {
     expect((await detail(id)).status_history).toHaveLength(2);
   });
 
-  it('setBookingCurrency stores the currency lower-cased', async () => {
+  it('gives the currency the booking was requested in, whatever the vendor uses later', async () => {
     const { id } = await newBooking();
-    await inTransaction(t.db, (trx) => setBookingCurrency(trx, id, 'EUR'));
-    expect((await detail(id)).currency).toBe('eur');
-    expect((await findBookingForPayment(t.db, id))?.currency).toBe('eur');
+    const changed = await api({
+      method: 'PATCH',
+      url: '/api/v1/accounts/vendor-profile/me/',
+      token: vendor.token,
+      payload: { currency: 'EUR' },
+    });
+    expect(changed.json().currency).toBe('eur');
+    expect((await detail(id)).currency).toBe('usd');
+    expect((await findBookingForPayment(t.db, id))?.currency).toBe('usd');
+    const { id: later } = await newBooking();
+    expect((await findBookingForPayment(t.db, later))?.currency).toBe('eur');
   });
 });

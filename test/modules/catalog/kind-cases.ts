@@ -31,6 +31,7 @@ const COMMON_KEYS = [
   'category_id',
   'category',
   'vendor',
+  'currency',
   'created_at',
   'updated_at',
 ];

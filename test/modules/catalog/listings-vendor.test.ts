@@ -71,6 +71,7 @@ describe('creating listings: the output object', () => {
       quantity: 1,
       location: 'Lagos, Portugal',
       price_per_day: '45.50',
+      currency: 'usd',
       is_active: true,
       category_id: kayaks,
       category: { id: kayaks, name: 'Kayaks', slug: 'kayaks' },
@@ -95,7 +96,7 @@ describe('creating listings: the output object', () => {
   });
 
   it('returns an adventure offering with exactly the decided fields', async () => {
-    const vendor = await registerVendor(t.app, { business_name: 'Cave Tours' });
+    const vendor = await registerVendor(t.app, { business_name: 'Cave Tours', currency: 'JPY' });
     const boats = await categoryId(t.app, 'boat-tours');
     const res = await api({
       method: 'POST',
@@ -109,6 +110,8 @@ describe('creating listings: the output object', () => {
         duration_minutes: 150,
         capacity: 12,
         price_per_person: '35',
+        // read-only: the listing's currency is its vendor's
+        currency: 'eur',
         is_active: false,
         category_id: boats,
       },
@@ -124,6 +127,7 @@ describe('creating listings: the output object', () => {
       capacity: 12,
       booking_mode: 'private',
       price_per_person: '35.00',
+      currency: 'jpy',
       is_active: false,
       category_id: boats,
       category: { id: boats, name: 'Boat tours', slug: 'boat-tours' },

@@ -21,13 +21,16 @@ interface Fixture {
 
 let windowOffset = 0;
 
-/** A vendor's item at 45.00/day, a customer's 50-hour booking of it (135.00), approved unless told not to. */
+/**
+ * A vendor's item at 45.00/day, a customer's 50-hour booking of it (135.00), approved unless told not to;
+ * the vendor's currency is `currency` (default: the registration's default, usd).
+ */
 async function bookedFixture(
   t: TestApp,
   api: Injector,
-  options: { approve?: boolean } = {},
+  options: { approve?: boolean; currency?: string } = {},
 ): Promise<Fixture> {
-  const vendor = await registerVendor(t.app);
+  const vendor = await registerVendor(t.app, options.currency ? { currency: options.currency } : {});
   const customer = await registerCustomer(t.app);
   const profile = await t.db
     .selectFrom('vendor_profiles')
@@ -118,7 +121,7 @@ describe('payments without a webhook secret', () => {
 
   describe('payment intents', () => {
     it('are refused before approval (409) and created after it with the booking total', async () => {
-      const f = await bookedFixture(t, api, { approve: false });
+      const f = await bookedFixture(t, api, { approve: false, currency: 'EUR' });
       const early = await createIntent(api, f.customer.token, f.bookingId);
       expect(early.statusCode).toBe(409);
       expect(early.json().code).toBe('invalid_state');
@@ -178,6 +181,53 @@ describe('payments without a webhook secret', () => {
       const vendor = await createIntent(api, f.vendor.token, f.bookingId);
       expect(vendor.statusCode).toBe(403);
       expect(vendor.json().code).toBe('permission_denied');
+    });
+
+    it('are in the booking’s currency: another one is a 400 on currency, the same in any case a 201', async () => {
+      const f = await bookedFixture(t, api, { currency: 'jpy' });
+      const paymentsBefore = await countRows(t.db, 'payments');
+      expect((await bookingOf(api, f.customer.token, f.bookingId)).currency).toBe('jpy');
+      for (const currency of ['usd', 'EUR', 'jpn']) {
+        const other = await createIntent(api, f.customer.token, f.bookingId, currency);
+        expect(other.statusCode, currency).toBe(400);
+        expect(other.json()).toEqual({
+          detail: expect.any(String),
+          code: 'invalid',
+          errors: { currency: ["Must be the booking's currency (jpy)."] },
+        });
+      }
+      expect(await countRows(t.db, 'payments')).toBe(paymentsBefore);
+      const res = await createIntent(api, f.customer.token, f.bookingId, ' JPY ');
+      expect(res.statusCode).toBe(201);
+      // two decimals in every currency, JPY included
+      expect(res.json().payment).toMatchObject({ amount: '135.00', currency: 'jpy' });
+      // the open payment is answered again, and only for its own currency
+      const again = await createIntent(api, f.customer.token, f.bookingId);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().payment).toMatchObject({ id: res.json().payment.id, currency: 'jpy' });
+      expect((await createIntent(api, f.customer.token, f.bookingId, 'usd')).statusCode).toBe(400);
+      const status = await api({
+        method: 'GET',
+        url: `/api/v1/payment/${res.json().payment.id}/status/`,
+        token: f.vendor.token,
+      });
+      expect(status.json()).toMatchObject({ amount: '135.00', currency: 'jpy', booking_status: 'approved' });
+    });
+
+    it('keep the booking’s currency after the vendor changes theirs', async () => {
+      const f = await bookedFixture(t, api, { currency: 'gbp' });
+      await api({
+        method: 'PATCH',
+        url: '/api/v1/accounts/vendor-profile/me/',
+        token: f.vendor.token,
+        payload: { currency: 'chf' },
+      });
+      const refused = await createIntent(api, f.customer.token, f.bookingId, 'chf');
+      expect(refused.statusCode).toBe(400);
+      const res = await createIntent(api, f.customer.token, f.bookingId);
+      expect(res.statusCode).toBe(201);
+      expect(res.json().payment.currency).toBe('gbp');
+      expect((await bookingOf(api, f.customer.token, f.bookingId)).currency).toBe('gbp');
     });
 
     it('validate the currency and the booking id', async () => {
