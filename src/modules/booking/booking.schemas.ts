@@ -101,28 +101,20 @@ const OptionalEndsAt = Type.Optional(
       'starts_at + its duration_minutes (400 on ends_at when it has none)',
   }),
 );
-const quantityField = (use: string) =>
-  Type.Optional(
-    Nullable(
-      Type.Integer({
-        minimum: 1,
-        maximum: 1_000_000,
-        description:
-          `equipment: ${use}; default 1, at most the item's quantity (400 otherwise). ` +
-          'Not for adventures (400 on quantity): they take participants_count.',
-      }),
-    ),
-  );
-const participantsField = (use: string) =>
-  Type.Optional(
-    Nullable(
-      Type.Integer({
-        minimum: 1,
-        maximum: 1_000_000,
-        description: `adventures: ${use}; default 1, at most the capacity (400 otherwise); ignored for equipment`,
-      }),
-    ),
-  );
+const quantitySchema = (use: string) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    description:
+      `equipment: ${use}; default 1, at most the item's quantity (400 otherwise). ` +
+      'Not for adventures (400 on quantity): they take participants_count.',
+  });
+const participantsSchema = (use: string) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    description: `adventures: ${use}; default 1, at most the capacity (400 otherwise); ignored for equipment`,
+  });
 
 // --- availability ---
 
@@ -130,8 +122,9 @@ export const AvailabilityQuery = Type.Object({
   ...listingIds,
   starts_at: DateTimeIn,
   ends_at: OptionalEndsAt,
-  quantity: quantityField('the units asked about'),
-  participants_count: participantsField('the participants (shared: seats) asked about'),
+  // a query string has no null: plain optional integers
+  quantity: Type.Optional(quantitySchema('the units asked about')),
+  participants_count: Type.Optional(participantsSchema('the participants (shared: seats) asked about')),
 });
 
 export const AvailabilitySchema = Named(
@@ -319,8 +312,14 @@ export const BookingRequestBody = Type.Object(
     starts_at: DateTimeIn,
     ends_at: OptionalEndsAt,
     customer_notes: Type.Optional(Text(5000)),
-    participants_count: participantsField("participants; a shared adventure's seats"),
-    quantity: quantityField('units to book; total_price = days × price_per_day × quantity'),
+    participants_count: Type.Optional(
+      Nullable(participantsSchema("participants; a shared adventure's seats (null: the default)")),
+    ),
+    quantity: Type.Optional(
+      Nullable(
+        quantitySchema('units to book; total_price = days × price_per_day × quantity (null: the default)'),
+      ),
+    ),
     marketing_click_id: Type.Optional(
       Nullable(Type.Integer({ description: 'attributes the booking when valid; otherwise ignored' })),
     ),
