@@ -269,7 +269,9 @@ function buildListingSchemas(kind: KindDescriptor) {
       available_from: Type.Optional(
         Type.String({
           maxLength: 64,
-          description: 'ISO 8601; with available_to: only listings bookable for that whole window',
+          description:
+            'ISO 8601; with available_to: only listings bookable for that whole window, with at least one ' +
+            'unit (equipment) or seat (shared adventure) free at every instant of it',
         }),
       ),
       available_to: Type.Optional(
