@@ -66,6 +66,14 @@ export const jsonBody = (body: unknown, token?: string): Pick<AutocannonRequest,
   body: JSON.stringify(body),
 });
 
+/** The first whole hour after every existing booking, and at least 180 days out: the loads book from it. */
+function firstFreeHour(latestBookingEnd: number): number {
+  return Math.max(
+    Math.ceil(latestBookingEnd / HOUR) * HOUR + HOUR,
+    Math.floor(Date.now() / DAY) * DAY + 180 * DAY,
+  );
+}
+
 /**
  * The n-th booking request of a load: one hour on item n % items, in hour n / items after every existing
  * booking (and at least 180 days out), so no two requests of a run conflict; the customers take turns.
@@ -75,10 +83,7 @@ export function bookingRequests(
   customerTokens: readonly string[],
   latestBookingEnd: number,
 ): (n: number) => AutocannonRequest {
-  const base = Math.max(
-    Math.ceil(latestBookingEnd / HOUR) * HOUR + HOUR,
-    Math.floor(Date.now() / DAY) * DAY + 180 * DAY,
-  );
+  const base = firstFreeHour(latestBookingEnd);
   return (n) => {
     const starts = base + Math.floor(n / items.length) * HOUR;
     return {
@@ -90,6 +95,37 @@ export function bookingRequests(
           starts_at: iso(starts),
           ends_at: iso(starts + HOUR),
           customer_notes: '',
+        },
+        customerTokens[n % customerTokens.length],
+      ),
+    };
+  };
+}
+
+/**
+ * The n-th request of the unit-aware load: a few multi-unit items under contention. Request n asks item
+ * n % items for 1 or 2 units over two hours from hour n / (2 × items) after every existing booking: each
+ * item is asked for 3 units starting each hour, and each hour's windows overlap the previous hour's, so 6
+ * units are wanted where it has fewer (seed-bench: 5). Some requests get through, the others are 409.
+ */
+export function unitBookingRequests(
+  items: readonly { id: number }[],
+  customerTokens: readonly string[],
+  latestBookingEnd: number,
+): (n: number) => AutocannonRequest {
+  const base = firstFreeHour(latestBookingEnd);
+  return (n) => {
+    const round = Math.floor(n / items.length);
+    const starts = base + Math.floor(round / 2) * HOUR;
+    return {
+      method: 'POST',
+      path: '/api/v1/booking/bookings/request/',
+      ...jsonBody(
+        {
+          equipment_item_id: items[n % items.length].id,
+          starts_at: iso(starts),
+          ends_at: iso(starts + 2 * HOUR),
+          quantity: 1 + (round % 2),
         },
         customerTokens[n % customerTokens.length],
       ),

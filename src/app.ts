@@ -22,7 +22,7 @@ import {
   createAccountsDeps,
   loadSigningKey,
 } from './modules/accounts/index.ts';
-import { bookingRoutes, listingBookableIn } from './modules/booking/index.ts';
+import { bookingRoutes, checkLimitEdit, listingBookableIn } from './modules/booking/index.ts';
 import { catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
@@ -135,6 +135,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     recordClick: (click) => recordListingClick(db, clock, click),
     availableIn: (from, to) => listingBookableIn(from, to, clock.now().getTime()),
+    checkLimitEdit,
   });
   await app.register(bookingRoutes, {
     prefix: '/api/v1/booking',

@@ -86,11 +86,18 @@ export interface ListingsTable {
   price_cents: number;
   duration_minutes: number | null;
   capacity: number | null;
+  /** identical units of an equipment item (1 for adventures); migration 2026112502 */
+  quantity: Generated<number>;
+  /** adventures: whole departures or seats (always 'private' for equipment) */
+  booking_mode: Generated<BookingMode>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;
   updated_at: Millis;
 }
+
+/** private: one booking per overlapping window; shared: bookings take seats up to the capacity */
+export type BookingMode = 'private' | 'shared';
 
 export interface AvailabilitySlotsTable {
   id: Generated<number>;
@@ -115,6 +122,8 @@ export interface BookingsTable {
   starts_at: Millis;
   ends_at: Millis;
   participants_count: number | null;
+  /** units of an equipment booking; null for adventures */
+  quantity: number | null;
   customer_notes: string;
   vendor_notes: string;
   total_price_cents: number;

@@ -4,11 +4,6 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** True when PostgreSQL's exclusion constraint refused a row (bookings overlapping in time). */
-export function isExclusionViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '23P01';
-}
-
 /** True when a foreign key refused a row (a referenced row is missing, or a referenced row is in use). */
 export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -22,6 +22,7 @@ import * as accountsVersion from './migrations/2026112216-accounts-version.ts';
 import * as postgresSummaryRollups from './migrations/2026112217-postgres-summary-rollups.ts';
 import * as postgresClickRollupPerStatement from './migrations/2026112218-postgres-click-rollup-per-statement.ts';
 import * as vendorMoney from './migrations/2026112501-vendor-money.ts';
+import * as unitsAndSeats from './migrations/2026112502-units-and-seats.ts';
 import * as listingSearch from './migrations/2026112503-listing-search.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '2026112217-postgres-summary-rollups': postgresSummaryRollups,
   '2026112218-postgres-click-rollup-per-statement': postgresClickRollupPerStatement,
   '2026112501-vendor-money': vendorMoney,
+  '2026112502-units-and-seats': unitsAndSeats,
   '2026112503-listing-search': listingSearch,
 };
 
@@ -68,6 +70,6 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
   return unwrap(await migrator(db, schema).migrateToLatest());
 }
 
-export async function migrateDown(db: Kysely<Database>): Promise<string[]> {
-  return unwrap(await migrator(db).migrateDown());
+export async function migrateDown(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  return unwrap(await migrator(db, schema).migrateDown());
 }

@@ -14,6 +14,13 @@ export const BENCH_PASSWORD = 'bench-pass-123';
 export const BENCH_VENDOR_ITEMS = 1000;
 export const benchItemPublicId = (n: number) => `bench-item-${String(n).padStart(6, '0')}`;
 export const benchCustomerEmail = (n: number) => `bench-customer-${n}@example.com`;
+/**
+ * The bench vendor's multi-unit items, for the unit-aware booking scenario: a few items of several units
+ * each, so that its requests contend for them.
+ */
+export const BENCH_UNIT_ITEMS = 4;
+export const BENCH_UNITS_PER_ITEM = 5;
+export const benchUnitItemPublicId = (n: number) => `bench-units-${String(n).padStart(2, '0')}`;
 
 export interface SeedBenchSizes {
   /** vendor accounts, the known bench vendor included */
@@ -121,6 +128,57 @@ export async function benchDataPresent(db: Kysely<Database>): Promise<boolean> {
     .where('email', '=', BENCH_VENDOR_EMAIL)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Adds the bench vendor's multi-unit items that are missing, and returns how many it added: a database
+ * seeded before they existed is topped up rather than seeded again. Needs the bench vendor.
+ */
+export async function seedBenchUnitItems(db: Kysely<Database>, now: number): Promise<number> {
+  const vendor = await db
+    .selectFrom('users')
+    .innerJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
+    .select('vendor_profiles.id')
+    .where('users.email', '=', BENCH_VENDOR_EMAIL)
+    .executeTakeFirstOrThrow();
+  const wanted = Array.from({ length: BENCH_UNIT_ITEMS }, (_, i) => benchUnitItemPublicId(i + 1));
+  const present = new Set(
+    (
+      await db
+        .selectFrom('listings')
+        .select('public_id')
+        .where('kind', '=', 'equipment')
+        .where('public_id', 'in', wanted)
+        .execute()
+    ).map((r) => r.public_id),
+  );
+  const missing = wanted.filter((publicId) => !present.has(publicId));
+  if (!missing.length) return 0;
+  const category = await db.selectFrom('categories').select('id').orderBy('id').executeTakeFirstOrThrow();
+  await db
+    .insertInto('listings')
+    .values(
+      missing.map((publicId) => ({
+        kind: 'equipment' as const,
+        vendor_id: vendor.id,
+        category_id: category.id,
+        public_id: publicId,
+        title: `Bench fleet ${publicId.slice(-2)}`,
+        description: `${BENCH_UNITS_PER_ITEM} identical touring kayaks.`,
+        details: '{}',
+        location: 'Lisbon',
+        price_cents: 4000,
+        duration_minutes: null,
+        capacity: null,
+        quantity: BENCH_UNITS_PER_ITEM,
+        is_active: 1 as const,
+        archived_at: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+  return missing.length;
 }
 
 export function checkSeedSizes(sizes: SeedBenchSizes): string[] {
@@ -484,6 +542,7 @@ export async function seedBench(
         starts_at: starts,
         ends_at: ends,
         participants_count: participants,
+        quantity: isItem ? 1 : null,
         customer_notes: '',
         vendor_notes: status === 'approved' || status === 'confirmed' ? 'See you at the dock.' : '',
         total_price_cents: price,
@@ -538,6 +597,7 @@ export async function seedBench(
 
   const written: Table[] = ['users', 'vendor_profiles', 'listings', 'listing_clicks', 'bookings'];
   await syncSequences(db, written);
+  const unitItemRows = await seedBenchUnitItems(db, now);
   // Fresh statistics, so the planner sees the new sizes straight away (PostgreSQL's autovacuum would
   // get there later; SQLite only ever has them after an ANALYZE).
   for (const table of [...written, 'booking_status_history', 'payments'] as const) {
@@ -550,7 +610,7 @@ export async function seedBench(
     rows: {
       users: userRows,
       vendor_profiles: profileRows,
-      listings: listingRows,
+      listings: listingRows + unitItemRows,
       listing_clicks: clickRows,
       bookings: bookingRows,
       booking_status_history: historyRows,

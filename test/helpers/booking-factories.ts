@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ListingKind } from '../../src/db/database.ts';
+import type { BookingMode, Database, ListingKind } from '../../src/db/database.ts';
 
 // The catalog API is built elsewhere: booking tests put listings (and, where a test needs exact fixtures,
 // bookings and slots) straight into the tables.
@@ -23,6 +23,10 @@ export interface ListingFixture {
   /** price per day (equipment) or per person (adventure) in cents */
   priceCents?: number;
   capacity?: number | null;
+  /** identical units (equipment); default 1 */
+  quantity?: number;
+  /** adventures; default private */
+  bookingMode?: BookingMode;
   isActive?: boolean;
   archived?: boolean;
 }
@@ -46,6 +50,8 @@ export async function insertListing(db: Kysely<Database>, fixture: ListingFixtur
       price_cents: fixture.priceCents ?? 4500,
       duration_minutes: kind === 'adventure' ? 120 : null,
       capacity: kind === 'adventure' ? (fixture.capacity === undefined ? 8 : fixture.capacity) : null,
+      quantity: fixture.quantity ?? 1,
+      booking_mode: fixture.bookingMode ?? 'private',
       is_active: fixture.isActive === false ? 0 : 1,
       archived_at: fixture.archived ? at : null,
       created_at: at,

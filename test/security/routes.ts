@@ -180,10 +180,11 @@ export function sampleQuery(party: Party, route: RouteEntry): string {
   for (const name of Object.keys(properties)) {
     // exactly one listing id is what every route taking these wants (a filter or a target)
     if (name === 'equipment_item_id') query.set(name, String(party.equipment.id));
+    // both ends of a window: an equipment item needs ends_at even where an adventure may leave it out
+    else if (name in window) query.set(name, window[name as keyof typeof window]);
     else if (!required.has(name)) continue;
     else if (name === 'from') query.set(name, WIDE_FROM);
     else if (name === 'to') query.set(name, WIDE_TO);
-    else if (name in window) query.set(name, window[name as keyof typeof window]);
     else throw new Error(`no sample value for required query parameter ${name} of ${routeName(route)}`);
   }
   // list endpoints: the widest page, so that everything the caller may see is in the answer

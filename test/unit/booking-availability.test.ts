@@ -13,15 +13,18 @@ const H = 3_600_000;
 const at = (hour: number): number => Date.UTC(2026, 6, 1) + hour * H;
 const win = (from: number, to: number): TimeWindow => ({ startsAt: at(from), endsAt: at(to) });
 const slot = (from: number, to: number, isAvailable = true): SlotFact => ({ ...win(from, to), isAvailable });
-const booking = (from: number, to: number, status: BookingStatus = 'requested'): BookingFact => ({
+const booking = (from: number, to: number, status: BookingStatus = 'requested', units = 1): BookingFact => ({
   ...win(from, to),
   status,
+  units,
 });
 
 describe('evaluateAvailability', () => {
   it('is available with no slots and no bookings', () => {
     expect(evaluateAvailability(win(10, 12), { slots: [], bookings: [] })).toEqual({
       isAvailable: true,
+      remaining: 1,
+      freeUnits: 1,
       conflicts: 0,
       overlappingBookings: 0,
       blockingSlots: 0,
@@ -115,6 +118,7 @@ describe('evaluateAvailability', () => {
 const MINUTE = 60_000;
 const BASE = Date.UTC(2026, 6, 1);
 const STATUSES: BookingStatus[] = ['requested', 'approved', 'declined', 'cancelled', 'confirmed'];
+const ACTIVE: BookingStatus[] = ['requested', 'approved', 'confirmed'];
 
 const interval = fc
   .tuple(fc.integer({ min: 0, max: 120 }), fc.integer({ min: 1, max: 60 }))
@@ -156,7 +160,7 @@ describe('evaluateAvailability (property)', () => {
         (window, slots, bookings) => {
           const verdict = evaluateAvailability(toMs(window), {
             slots: slots.map((s) => ({ ...toMs(s.span), isAvailable: s.isAvailable })),
-            bookings: bookings.map((b) => ({ ...toMs(b.span), status: b.status })),
+            bookings: bookings.map((b) => ({ ...toMs(b.span), status: b.status, units: 1 })),
           });
           const expected = model(window, slots, bookings);
           expect({ isAvailable: verdict.isAvailable, conflicts: verdict.conflicts }).toEqual(expected);
@@ -180,6 +184,106 @@ describe('evaluateAvailability (property)', () => {
         expect(partial).toEqual(full);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('evaluateAvailability with units (decisions §10)', () => {
+  const fiveUnits = { limit: 5, countUnits: true };
+
+  it('counts the peak, not the sum: the worked example', () => {
+    const facts = { slots: [], bookings: [booking(9, 11, 'requested', 5), booking(13, 15, 'approved', 5)] };
+    // 09-11 × 5 and 13-15 × 5 do not block each other ...
+    expect(
+      evaluateAvailability(win(13, 15), { slots: [], bookings: [facts.bookings[0]] }, fiveUnits, 5),
+    ).toMatchObject({ isAvailable: true, remaining: 5 });
+    expect(evaluateAvailability(win(11, 13), facts, fiveUnits, 5)).toMatchObject({
+      isAvailable: true,
+      remaining: 5,
+    });
+    // ... and a 10-14 request for 1 unit conflicts with both
+    expect(evaluateAvailability(win(10, 14), facts, fiveUnits, 1)).toMatchObject({
+      isAvailable: false,
+      remaining: 0,
+      freeUnits: 0,
+      overlappingBookings: 2,
+    });
+  });
+
+  it('gives the minimum free over the window as remaining', () => {
+    const facts = {
+      slots: [],
+      bookings: [
+        booking(9, 11, 'requested', 2),
+        booking(10, 12, 'confirmed', 1),
+        booking(13, 14, 'declined', 5),
+      ],
+    };
+    // 2 held 9-10, 3 held 10-11, 1 held 11-12
+    expect(evaluateAvailability(win(9, 10), facts, fiveUnits).remaining).toBe(3);
+    expect(evaluateAvailability(win(9, 12), facts, fiveUnits).remaining).toBe(2);
+    expect(evaluateAvailability(win(11, 15), facts, fiveUnits).remaining).toBe(4);
+    expect(evaluateAvailability(win(9, 12), facts, fiveUnits, 2).isAvailable).toBe(true);
+    expect(evaluateAvailability(win(9, 12), facts, fiveUnits, 3).isAvailable).toBe(false);
+  });
+
+  it('counts every booking as the whole listing without countUnits (a private adventure)', () => {
+    const facts = { slots: [], bookings: [booking(9, 11, 'requested', 4)] };
+    expect(evaluateAvailability(win(10, 12), facts)).toMatchObject({ isAvailable: false, remaining: 0 });
+    expect(evaluateAvailability(win(11, 12), facts)).toMatchObject({ isAvailable: true, remaining: 1 });
+  });
+
+  it('reports nothing remaining when slots refuse the window', () => {
+    const slots = [slot(10, 11, false)];
+    expect(evaluateAvailability(win(9, 12), { slots, bookings: [] }, fiveUnits)).toMatchObject({
+      isAvailable: false,
+      remaining: 0,
+      freeUnits: 5,
+    });
+  });
+
+  it('agrees with a minute-by-minute count of units held', () => {
+    const span = fc
+      .tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 30 }))
+      .map(([start, length]) => ({ start, end: start + length }));
+    const hold = fc.record({
+      span,
+      status: fc.constantFrom(...STATUSES),
+      units: fc.integer({ min: 1, max: 4 }),
+    });
+    fc.assert(
+      fc.property(
+        span,
+        fc.array(hold, { maxLength: 8 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 4 }),
+        (window, holds, limit, countUnits, units) => {
+          const verdict = evaluateAvailability(
+            toMs(window),
+            {
+              slots: [],
+              bookings: holds.map((h) => ({ ...toMs(h.span), status: h.status, units: h.units })),
+            },
+            { limit, countUnits },
+            units,
+          );
+          let peak = 0;
+          for (let m = window.start; m < window.end; m++) {
+            let held = 0;
+            for (const h of holds)
+              if (ACTIVE.includes(h.status) && h.span.start <= m && m < h.span.end)
+                held += countUnits ? h.units : 1;
+            peak = Math.max(peak, held);
+          }
+          const remaining = Math.max(0, limit - peak);
+          expect({ isAvailable: verdict.isAvailable, remaining: verdict.remaining }).toEqual({
+            isAvailable: remaining >= (countUnits ? units : 1),
+            remaining,
+          });
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

@@ -17,19 +17,27 @@ describe('equipment pricing', () => {
     expect(rentalDays(start, start + 50 * HOUR_MS)).toBe(3);
   });
 
+  const one = { participants: null, quantity: 1 };
   it('multiplies days by the price per day in integer cents', () => {
-    expect(totalPriceCents('equipment', 4500, window(50), null)).toBe(13500);
-    expect(totalPriceCents('equipment', 4500, window(24), null)).toBe(4500);
-    expect(totalPriceCents('equipment', 1999, window(25), null)).toBe(3998);
-    expect(totalPriceCents('equipment', 4500, window(2), 5)).toBe(4500); // participants ignored
+    expect(totalPriceCents('equipment', 4500, window(50), one)).toBe(13500);
+    expect(totalPriceCents('equipment', 4500, window(24), one)).toBe(4500);
+    expect(totalPriceCents('equipment', 1999, window(25), one)).toBe(3998);
+    // participants ignored
+    expect(totalPriceCents('equipment', 4500, window(2), { participants: 5, quantity: 1 })).toBe(4500);
+  });
+
+  it('multiplies by the units booked', () => {
+    expect(totalPriceCents('equipment', 4500, window(50), { participants: null, quantity: 4 })).toBe(54000);
+    expect(totalPriceCents('equipment', 1999, window(1), { participants: null, quantity: 10 })).toBe(19990);
   });
 });
 
 describe('adventure pricing', () => {
   it('multiplies participants by the price per person, whatever the duration', () => {
-    expect(totalPriceCents('adventure', 3550, window(3), 3)).toBe(10650);
-    expect(totalPriceCents('adventure', 3550, window(50), 1)).toBe(3550);
-    expect(totalPriceCents('adventure', 3550, window(1), null)).toBe(3550);
+    const participants = (n: number | null) => ({ participants: n, quantity: null });
+    expect(totalPriceCents('adventure', 3550, window(3), participants(3))).toBe(10650);
+    expect(totalPriceCents('adventure', 3550, window(50), participants(1))).toBe(3550);
+    expect(totalPriceCents('adventure', 3550, window(1), participants(null))).toBe(3550);
   });
 });
 

@@ -59,6 +59,9 @@ const anyAvailableSlot = (db: Db, a: Pick<Window, 'listingId'>) =>
     .where('listing_id', '=', a.listingId)
     .where(sql<SqlBool>`is_available = 1`);
 
+/** The units a booking holds under a counting limit: its quantity (equipment) or participants. */
+const UNITS = sql<number>`coalesce(quantity, participants_count, 1)`;
+
 // The three facts as rows of one statement, told apart by `fact`: one round trip on PostgreSQL, one read
 // lock on SQLite (three separate lookups cost twice as much there, and its JSON functions more still).
 type FactRow = {
@@ -67,16 +70,25 @@ type FactRow = {
   ends_at: number;
   /** a booking's status, a slot's is_available ('1' or '0') */
   detail: string;
+  /** a booking's units (see UNITS); 0 for the other facts */
+  units: number;
 };
 const allFacts = (db: Db, a: Window) =>
   overlappingBookings(db, a)
-    .select([sql.lit('booking').as('fact'), 'starts_at', 'ends_at', sql<string>`status`.as('detail')])
+    .select([
+      sql.lit('booking').as('fact'),
+      'starts_at',
+      'ends_at',
+      sql<string>`status`.as('detail'),
+      UNITS.as('units'),
+    ])
     .unionAll(
       overlappingSlots(db, a).select([
         sql.lit('slot').as('fact'),
         'starts_at',
         'ends_at',
         sql<string>`cast(is_available as text)`.as('detail'),
+        sql.lit(0).as('units'),
       ]),
     )
     .unionAll(
@@ -86,6 +98,7 @@ const allFacts = (db: Db, a: Window) =>
           sql.lit(0).as('starts_at'),
           sql.lit(0).as('ends_at'),
           sql.lit('').as('detail'),
+          sql.lit(0).as('units'),
         ])
         .where((eb) => eb.exists(anyAvailableSlot(db, a))),
     )
@@ -138,8 +151,8 @@ const windowArgs = (listingId: number, window: TimeWindow): WindowArgs => ({
 });
 
 /**
- * Everything availability.ts decides on for one listing and window: its overlapping active bookings, its
- * overlapping slots, and whether it has any available slot at all.
+ * Everything availability.ts decides on for one listing and window: its overlapping active bookings with
+ * their units, its overlapping slots, and whether it has any available slot at all.
  */
 export async function availabilityFacts(
   db: Db,
@@ -153,37 +166,81 @@ export async function availabilityFacts(
   const rows = dialectOf(db) === 'postgres' ? await factsBatchedPg(db, args) : await allFactsQuery(db, args);
   for (const row of rows) {
     const { starts_at: startsAt, ends_at: endsAt, detail } = row;
-    if (row.fact === 'booking') bookings.push({ startsAt, endsAt, status: detail as BookingStatus });
+    if (row.fact === 'booking')
+      bookings.push({ startsAt, endsAt, status: detail as BookingStatus, units: Number(row.units) });
     else if (row.fact === 'slot') slots.push({ startsAt, endsAt, isAvailable: Number(detail) === 1 });
     else hasAvailableSlots = true;
   }
   return { bookings, slots, hasAvailableSlots };
 }
 
+/** The millisecond after an instant, in a query; bound values are added up before they are bound. */
+const nextInstant = (instant: Value): Value =>
+  typeof instant === 'number' ? instant + 1 : sql<number>`${instant} + 1`;
+
+/** The listing's limit under rule 4 of availability.ts (unitLimitOf), over the `listings` row. */
+const LISTING_LIMIT = sql<number>`case
+  when listings.kind = 'equipment' then listings.quantity
+  when listings.booking_mode = 'shared' and listings.capacity is not null then listings.capacity
+  else 1 end`;
+
 /**
  * A where-callback over `listings` keeping the listings bookable for the whole window [from, to) under
- * the rules of availability.ts: no overlapping active booking, no overlapping blocking slot, and, when
- * the listing has any available slot, one available slot covering the window. Correlated EXISTS
- * subqueries on the (listing_id, starts_at) indexes: no per-listing work in JavaScript.
+ * the rules of availability.ts: at least one unit or seat free at every instant of the window, no
+ * overlapping blocking slot, and, when the listing has any available slot, one available slot covering
+ * the window. Correlated subqueries on the (listing_id, ends_at) indexes: no per-listing work in
+ * JavaScript.
+ *
+ * A listing with a limit of 1 (a single item, a private adventure) is free when no active booking
+ * overlaps the window: one EXISTS. Above 1 the units held must stay below the limit at every instant; the
+ * sum only grows at a booking's start, so it peaks at the window's start or at the start of an active
+ * booking inside the window, and those instants are the ones checked (peakUnits in availability.ts).
  */
 export function listingAvailableIn(
   from: number,
   to: number,
 ): (eb: ExpressionBuilder<Database, 'listings'>) => Expression<SqlBool> {
   return (eb) => {
+    const listingId = sql.ref<number>('listings.id');
     const slotsOfListing = () =>
       eb
         .selectFrom('availability_slots as s')
         .select(eb.lit(1).as('one'))
         .whereRef('s.listing_id', '=', 'listings.id');
-    const activeOverlap = eb
-      .selectFrom('bookings as b')
+    const activeBookings = () =>
+      eb
+        .selectFrom('bookings as b')
+        .whereRef('b.listing_id', '=', 'listings.id')
+        .where('b.status', 'in', ACTIVE_STATUSES);
+    const activeOverlap = activeBookings()
       .select(eb.lit(1).as('one'))
-      .whereRef('b.listing_id', '=', 'listings.id')
-      .where('b.status', 'in', ACTIVE_STATUSES)
       .where('b.starts_at', '<', to)
       .where('b.ends_at', '>', from)
-      .where('b.ends_at', '<', overlappingEndBound(eb, sql.ref('listings.id'), to));
+      .where('b.ends_at', '<', overlappingEndBound(eb, listingId, to));
+    // units held at one instant: the active bookings containing it (those overlapping [instant, instant + 1))
+    const heldAt = (instant: Value) =>
+      eb
+        .selectFrom('bookings as h')
+        .select(sql<number>`coalesce(sum(coalesce(h.quantity, h.participants_count, 1)), 0)`.as('held'))
+        .whereRef('h.listing_id', '=', 'listings.id')
+        .where('h.status', 'in', ACTIVE_STATUSES)
+        .where('h.ends_at', '>', instant)
+        .where('h.ends_at', '<', overlappingEndBound(eb, listingId, nextInstant(instant)))
+        .where('h.starts_at', '<=', instant);
+    const fullInside = activeBookings()
+      .select(eb.lit(1).as('one'))
+      .where('b.starts_at', '>', from)
+      .where('b.starts_at', '<', to)
+      .where('b.ends_at', '<', overlappingEndBound(eb, listingId, to))
+      .where(sql<SqlBool>`(${heldAt(sql.ref<number>('b.starts_at'))}) >= ${LISTING_LIMIT}`);
+    const unitFree = eb.or([
+      eb.and([eb(LISTING_LIMIT, '=', 1), eb.not(eb.exists(activeOverlap))]),
+      eb.and([
+        eb(LISTING_LIMIT, '>', 1),
+        sql<SqlBool>`(${heldAt(from)}) < ${LISTING_LIMIT}`,
+        eb.not(eb.exists(fullInside)),
+      ]),
+    ]);
     const blockingOverlap = slotsOfListing()
       .where('s.is_available', '=', 0)
       .where('s.starts_at', '<', to)
@@ -194,11 +251,30 @@ export function listingAvailableIn(
       .where('s.starts_at', '<=', from)
       .where('s.ends_at', '>=', to);
     return eb.and([
-      eb.not(eb.exists(activeOverlap)),
+      unitFree,
       eb.not(eb.exists(blockingOverlap)),
       eb.or([eb.not(eb.exists(anyAvailable)), eb.exists(covering)]),
     ]);
   };
+}
+
+/**
+ * The active bookings of a listing that end after `from`, with their units: what a vendor's edit of the
+ * listing's limit must still fit (checkLimitEdit in booking.service.ts).
+ */
+export async function holdsEndingAfter(
+  db: Db,
+  listingId: number,
+  from: number,
+): Promise<(TimeWindow & { units: number })[]> {
+  const rows = await db
+    .selectFrom('bookings')
+    .select(['starts_at', 'ends_at', UNITS.as('units')])
+    .where('listing_id', '=', listingId)
+    .where('ends_at', '>', from)
+    .where(ACTIVE)
+    .execute();
+  return rows.map((r) => ({ startsAt: r.starts_at, endsAt: r.ends_at, units: Number(r.units) }));
 }
 
 /**

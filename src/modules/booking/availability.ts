@@ -1,4 +1,4 @@
-import type { BookingStatus } from '../../db/database.ts';
+import type { BookingMode, BookingStatus, ListingKind } from '../../db/database.ts';
 import { isActiveStatus } from './booking.state-machine.ts';
 
 // The availability rules (spec "Availability rules", decisions §5/§6) as one pure function. The booking
@@ -12,7 +12,12 @@ import { isActiveStatus } from './booking.state-machine.ts';
 //    two adjacent available slots do not together cover a window spanning both.
 // 2. Blocking: any slot with isAvailable false that overlaps the window blocks it.
 // 3. Without available slots the listing is bookable by default, subject to rule 2 and to
-// 4. Overlap: no booking in requested, approved or confirmed may overlap the window.
+// 4. Units (decisions §10): at no instant of the window may the units held by bookings in requested,
+//    approved or confirmed, plus the request's, exceed the listing's limit. The peak counts, not the sum:
+//    holds that do not overlap each other never add up. An equipment item's limit is its quantity and a
+//    booking holds its quantity; a shared adventure's limit is its capacity and a booking holds its
+//    participants; a private adventure is one whole departure (limit 1, every booking holds it all). With
+//    a limit of 1 this is the spec's rule: no active booking may overlap the window.
 
 export interface TimeWindow {
   startsAt: number;
@@ -25,6 +30,32 @@ export interface SlotFact extends TimeWindow {
 
 export interface BookingFact extends TimeWindow {
   status: BookingStatus;
+  /** the booking's quantity (equipment) or participants (adventures) */
+  units: number;
+}
+
+/** What a listing can hold at one instant, and how much of it one booking takes. */
+export interface UnitLimit {
+  /** units (equipment), seats (shared adventure), or 1 (a private adventure's departure) */
+  limit: number;
+  /** false: every booking holds the whole listing whatever its units (a private adventure) */
+  countUnits: boolean;
+}
+
+/** The spec's rule: one booking at a time. */
+export const SINGLE: UnitLimit = { limit: 1, countUnits: false };
+
+/** A listing's limit under rule 4; a shared adventure without a capacity (the catalog refuses one) counts as private. */
+export function unitLimitOf(listing: {
+  kind: ListingKind;
+  quantity: number;
+  capacity: number | null;
+  bookingMode: BookingMode;
+}): UnitLimit {
+  if (listing.kind === 'equipment') return { limit: listing.quantity, countUnits: true };
+  if (listing.bookingMode === 'shared' && listing.capacity !== null)
+    return { limit: listing.capacity, countUnits: true };
+  return SINGLE;
 }
 
 export interface AvailabilityFacts {
@@ -40,6 +71,10 @@ export interface AvailabilityFacts {
 
 export interface AvailabilityVerdict {
   isAvailable: boolean;
+  /** the limit's units free at every instant of the window (0 when slots block it or fail to cover it) */
+  remaining: number;
+  /** the limit's units free at every instant by bookings alone, slots aside */
+  freeUnits: number;
   /** overlapping active bookings plus overlapping blocking slots */
   conflicts: number;
   overlappingBookings: number;
@@ -59,15 +94,49 @@ export function covers(outer: TimeWindow, inner: TimeWindow): boolean {
   return outer.startsAt <= inner.startsAt && outer.endsAt >= inner.endsAt;
 }
 
-export function evaluateAvailability(window: TimeWindow, facts: AvailabilityFacts): AvailabilityVerdict {
-  const overlappingBookings = facts.bookings.filter(
-    (b) => isActiveStatus(b.status) && overlaps(b, window),
-  ).length;
+/**
+ * The most units held at one instant of the window by the holds given. The sum over holds containing an
+ * instant only grows at a hold's start, so the peak is reached at the window's start or at the start of
+ * one of the holds inside it.
+ */
+export function peakUnits(
+  window: TimeWindow,
+  holds: readonly (TimeWindow & { units: number })[],
+  countUnits = true,
+): number {
+  const inside = holds.filter((h) => overlaps(h, window));
+  const instants = [window.startsAt, ...inside.map((h) => h.startsAt).filter((t) => t > window.startsAt)];
+  let peak = 0;
+  for (const instant of instants) {
+    let held = 0;
+    for (const h of inside) if (h.startsAt <= instant && instant < h.endsAt) held += countUnits ? h.units : 1;
+    peak = Math.max(peak, held);
+  }
+  return peak;
+}
+
+/**
+ * The rules for a window, a listing's limit (default: the spec's one booking at a time) and the units
+ * asked for (default 1).
+ */
+export function evaluateAvailability(
+  window: TimeWindow,
+  facts: AvailabilityFacts,
+  limit: UnitLimit = SINGLE,
+  units = 1,
+): AvailabilityVerdict {
+  const holds = facts.bookings.filter((b) => isActiveStatus(b.status) && overlaps(b, window));
+  const overlappingBookings = holds.length;
+  const freeUnits = Math.max(0, limit.limit - peakUnits(window, holds, limit.countUnits));
   const blockingSlots = facts.slots.filter((s) => !s.isAvailable && overlaps(s, window)).length;
   const coverageRequired = facts.hasAvailableSlots ?? facts.slots.some((s) => s.isAvailable);
   const covered = facts.slots.some((s) => s.isAvailable && covers(s, window));
+  const slotsAllow = blockingSlots === 0 && (!coverageRequired || covered);
+  const remaining = slotsAllow ? freeUnits : 0;
   return {
-    isAvailable: overlappingBookings === 0 && blockingSlots === 0 && (!coverageRequired || covered),
+    isAvailable: remaining >= (limit.countUnits ? units : 1),
+    remaining,
+    freeUnits,
     conflicts: overlappingBookings + blockingSlots,
     overlappingBookings,
     blockingSlots,

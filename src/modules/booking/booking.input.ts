@@ -53,6 +53,41 @@ export function parseInstant(field: string, value: string): number {
   return ms;
 }
 
+/**
+ * A window as a booking request or availability check gives it: `endsAt` null when ends_at was left out,
+ * which only an adventure may do (its duration then ends the window: windowOfListing).
+ */
+export interface AskedWindow {
+  startsAt: number;
+  endsAt: number | null;
+}
+
+const MINUTE_MS = 60_000;
+const ENDS_AT_REQUIRED = 'This field is required for equipment items.';
+
+/** starts_at and the optional ends_at of a request for a listing of `kind`. */
+export function parseAskedWindow(
+  kind: ListingKind,
+  startsAt: string,
+  endsAt: string | undefined,
+): AskedWindow {
+  if (endsAt !== undefined) return parseWindow(startsAt, endsAt);
+  const starts = readInstant(startsAt);
+  const errors: Record<string, string> = {};
+  if (starts === null) errors.starts_at = BAD_DATETIME;
+  if (kind === 'equipment') errors.ends_at = ENDS_AT_REQUIRED;
+  if (starts === null || kind === 'equipment') throw invalidFields(errors);
+  return { startsAt: starts, endsAt: null };
+}
+
+/** The asked window completed for its listing: without ends_at, starts_at + the adventure's duration. */
+export function windowOfListing(asked: AskedWindow, durationMinutes: number | null): TimeWindow {
+  if (asked.endsAt !== null) return { startsAt: asked.startsAt, endsAt: asked.endsAt };
+  if (durationMinutes === null)
+    throw invalidFields({ ends_at: 'This adventure has no duration: give ends_at.' });
+  return { startsAt: asked.startsAt, endsAt: asked.startsAt + durationMinutes * MINUTE_MS };
+}
+
 /** A half-open window from two ISO datetimes; the end must be after the start (400 otherwise). */
 export function parseWindow(
   startsAt: string,

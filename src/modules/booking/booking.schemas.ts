@@ -83,12 +83,48 @@ export const PublicSlotsQuery = Type.Object({
   to: Type.Optional(DateTimeIn),
 });
 
+// --- units and seats (decisions §10) ---
+
+const UNITS_RULE =
+  'At no instant of [starts_at, ends_at) may the units (equipment) or seats (shared adventures) held by ' +
+  "requested, approved and confirmed bookings, plus this request, exceed the listing's quantity or " +
+  'capacity. The peak counts, not the sum: with 5 units, 09-11 × 5 and 13-15 × 5 do not block each ' +
+  'other, and 10-14 × 1 conflicts with both. A private adventure or an item of quantity 1 takes one ' +
+  'booking at a time.';
+
+/** ends_at of a request or check: an adventure may leave it out. */
+const OptionalEndsAt = Type.Optional(
+  Type.String({
+    maxLength: 64,
+    description:
+      'ISO 8601 datetime; no zone means UTC. Required for equipment; for an adventure, left out: ' +
+      'starts_at + its duration_minutes (400 on ends_at when it has none)',
+  }),
+);
+const quantitySchema = (use: string) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    description:
+      `equipment: ${use}; default 1, at most the item's quantity (400 otherwise). ` +
+      'Not for adventures (400 on quantity): they take participants_count.',
+  });
+const participantsSchema = (use: string) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    description: `adventures: ${use}; default 1, at most the capacity (400 otherwise); ignored for equipment`,
+  });
+
 // --- availability ---
 
 export const AvailabilityQuery = Type.Object({
   ...listingIds,
   starts_at: DateTimeIn,
-  ends_at: DateTimeIn,
+  ends_at: OptionalEndsAt,
+  // a query string has no null: plain optional integers
+  quantity: Type.Optional(quantitySchema('the units asked about')),
+  participants_count: Type.Optional(participantsSchema('the participants (shared: seats) asked about')),
 });
 
 export const AvailabilitySchema = Named(
@@ -99,12 +135,22 @@ export const AvailabilitySchema = Named(
       adventure_offering_id: Nullable(Type.Integer()),
       starts_at: DateTimeOut,
       ends_at: DateTimeOut,
-      is_available: Type.Boolean(),
+      is_available: Type.Boolean({
+        description:
+          'a request for the quantity or participants_count asked (default 1) would be accepted now',
+      }),
       conflicts: Type.Integer({
         description: 'overlapping requested/approved/confirmed bookings plus overlapping unavailable slots',
       }),
+      remaining: Type.Integer({
+        description:
+          'units (equipment) or seats (shared adventure) free at every instant of the window: the minimum ' +
+          'over it; 1 or 0 for a private adventure or an item of quantity 1; 0 when slots block or do not ' +
+          'cover the window, or it starts in the past',
+      }),
     },
     {
+      description: UNITS_RULE,
       examples: [
         {
           equipment_item_id: 5,
@@ -112,7 +158,8 @@ export const AvailabilitySchema = Named(
           starts_at: '2026-07-01T09:00:00.000Z',
           ends_at: '2026-07-02T09:00:00.000Z',
           is_available: true,
-          conflicts: 0,
+          conflicts: 2,
+          remaining: 3,
         },
       ],
     },
@@ -192,6 +239,9 @@ export const BookingSchema = Named(
       starts_at: DateTimeOut,
       ends_at: DateTimeOut,
       participants_count: Nullable(Type.Integer()),
+      quantity: Nullable(
+        Type.Integer({ description: 'units of the equipment item booked; null for adventures' }),
+      ),
       customer_notes: Type.String(),
       vendor_notes: Type.String(),
       total_price: MoneyOut,
@@ -220,9 +270,10 @@ export const BookingSchema = Named(
           starts_at: '2026-07-01T09:00:00.000Z',
           ends_at: '2026-07-03T09:00:00.000Z',
           participants_count: null,
+          quantity: 2,
           customer_notes: 'Two paddles, please.',
           vendor_notes: 'See you at the dock.',
-          total_price: '90.00',
+          total_price: '180.00',
           listing_click: null,
           customer_id: 7,
           vendor_slug: 'blue-lagoon-watersports',
@@ -259,22 +310,28 @@ export const BookingRequestBody = Type.Object(
   {
     ...listingIds,
     starts_at: DateTimeIn,
-    ends_at: DateTimeIn,
+    ends_at: OptionalEndsAt,
     customer_notes: Type.Optional(Text(5000)),
     participants_count: Type.Optional(
-      Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'adventures; default 1' })),
+      Nullable(participantsSchema("participants; a shared adventure's seats (null: the default)")),
+    ),
+    quantity: Type.Optional(
+      Nullable(
+        quantitySchema('units to book; total_price = days × price_per_day × quantity (null: the default)'),
+      ),
     ),
     marketing_click_id: Type.Optional(
       Nullable(Type.Integer({ description: 'attributes the booking when valid; otherwise ignored' })),
     ),
   },
   {
-    description: LISTING_IDS_RULE,
+    description: `${LISTING_IDS_RULE} ${UNITS_RULE} A window without enough free is 409 booking_conflict, its detail saying what is short ("Only 2 of 5 units are free for that window.").`,
     examples: [
       {
         equipment_item_id: 5,
         starts_at: '2026-07-01T09:00:00Z',
         ends_at: '2026-07-03T09:00:00Z',
+        quantity: 2,
         customer_notes: 'Two paddles, please.',
       },
     ],

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { BookingStatus, Database, Db, TrafficType } from '../../db/database.ts';
-import { isExclusionViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
@@ -9,11 +8,30 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
-import { findVisibleListing, KINDS, type ListingLookups, type ListingRef } from '../catalog/index.ts';
+import {
+  findVisibleListing,
+  KINDS,
+  type LimitEdit,
+  type ListingLookups,
+  type ListingRef,
+} from '../catalog/index.ts';
 import { isValidAttribution } from './attribution.ts';
-import { availabilityFacts } from './availability.repository.ts';
-import { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
-import { type ListingIdInput, type ListingTarget, listingTarget, parseWindow } from './booking.input.ts';
+import { availabilityFacts, holdsEndingAfter } from './availability.repository.ts';
+import {
+  type AvailabilityVerdict,
+  evaluateAvailability,
+  peakUnits,
+  type TimeWindow,
+  type UnitLimit,
+  unitLimitOf,
+} from './availability.ts';
+import {
+  type ListingIdInput,
+  type ListingTarget,
+  listingTarget,
+  parseAskedWindow,
+  windowOfListing,
+} from './booking.input.ts';
 import * as repo from './booking.repository.ts';
 import {
   deniedMessage,
@@ -52,6 +70,7 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[]) 
     starts_at: formatDateTime(row.starts_at),
     ends_at: formatDateTime(row.ends_at),
     participants_count: row.participants_count,
+    quantity: row.quantity,
     customer_notes: row.customer_notes,
     vendor_notes: row.vendor_notes,
     total_price: formatMoney(row.total_price_cents),
@@ -116,33 +135,88 @@ const partyToRow = (row: { customer_id: number; vendor_id: number }, caller: Aut
 
 // --- availability --------------------------------------------------------------------------------------------
 
-async function evaluate(db: Db, listingId: number, window: TimeWindow): Promise<AvailabilityVerdict> {
-  return evaluateAvailability(window, await availabilityFacts(db, listingId, window));
+/** What a booking of the listing asks for: its participants (adventures) or units (equipment). */
+interface Demand {
+  participants: number | null;
+  quantity: number | null;
+  /** the units the request holds under the listing's limit (see unitLimitOf) */
+  units: number;
+  limit: UnitLimit;
+}
+
+function participantsFor(listing: ListingRef, requested: number | null | undefined): number | null {
+  if (listing.kind === 'equipment') return null;
+  const participants = requested ?? 1;
+  if (participants < 1 || (listing.capacity !== null && participants > listing.capacity))
+    throw invalidFields({
+      participants_count: `Ensure participants_count is between 1 and the capacity (${listing.capacity}).`,
+    });
+  return participants;
+}
+
+function quantityFor(listing: ListingRef, requested: number | null | undefined): number | null {
+  if (listing.kind === 'adventure') {
+    if (requested === null || requested === undefined) return null;
+    throw invalidFields({
+      quantity: 'Adventures are booked by participants_count; quantity is for equipment items.',
+    });
+  }
+  const quantity = requested ?? 1;
+  if (quantity < 1 || quantity > listing.quantity)
+    throw invalidFields({
+      quantity: `Ensure quantity is between 1 and the item's quantity (${listing.quantity}).`,
+    });
+  return quantity;
+}
+
+/** The request's participants or units, checked against the listing (400 naming the field). */
+function demandFor(
+  listing: ListingRef,
+  asked: { participants_count?: number | null; quantity?: number | null },
+): Demand {
+  const participants = participantsFor(listing, asked.participants_count);
+  const quantity = quantityFor(listing, asked.quantity);
+  const limit = unitLimitOf(listing);
+  return { participants, quantity, units: quantity ?? participants ?? 1, limit };
+}
+
+async function evaluate(db: Db, listingId: number, window: TimeWindow, demand: Demand) {
+  const facts = await availabilityFacts(db, listingId, window);
+  return evaluateAvailability(window, facts, demand.limit, demand.units);
 }
 
 export interface AvailabilityQuery extends ListingIdInput {
   starts_at: string;
-  ends_at: string;
+  /** left out for an adventure: starts_at + its duration */
+  ends_at?: string;
+  quantity?: number | null;
+  participants_count?: number | null;
 }
 
 /**
- * Whether the window could be booked now. `conflicts` counts what holds the window: overlapping active
- * bookings plus overlapping blocking slots (a window only lacking slot coverage has 0 conflicts and is
- * still unavailable). A window starting in the past is never available (a request for it is refused).
+ * Whether the window could be booked now, for the units or participants asked (default 1). `conflicts`
+ * counts what holds the window: overlapping active bookings plus overlapping blocking slots (a window
+ * only lacking slot coverage has 0 conflicts and is still unavailable). `remaining` is what is free at
+ * every instant of the window: units, seats, or for a private adventure or single item 1 or 0. A window
+ * starting in the past is never available (a request for it is refused): 0 remain.
  */
 export async function checkAvailability(deps: BookingDeps, query: AvailabilityQuery) {
   const target = listingTarget(query);
-  const window = parseWindow(query.starts_at, query.ends_at);
+  const asked = parseAskedWindow(target.kind, query.starts_at, query.ends_at);
   const listing = await deps.listings.byId(deps.db, target.kind, target.id);
   if (!listing) throw listingNotFound(target);
-  const verdict = await evaluate(deps.db, listing.id, window);
+  const window = windowOfListing(asked, listing.durationMinutes);
+  const demand = demandFor(listing, query);
+  const verdict = await evaluate(deps.db, listing.id, window, demand);
+  const bookable = window.startsAt >= deps.clock.now().getTime();
   return {
     equipment_item_id: target.kind === 'equipment' ? target.id : null,
     adventure_offering_id: target.kind === 'adventure' ? target.id : null,
     starts_at: formatDateTime(window.startsAt),
     ends_at: formatDateTime(window.endsAt),
-    is_available: verdict.isAvailable && window.startsAt >= deps.clock.now().getTime(),
+    is_available: verdict.isAvailable && bookable,
     conflicts: verdict.conflicts,
+    remaining: bookable ? verdict.remaining : 0,
   };
 }
 
@@ -150,16 +224,24 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
 
 export interface BookingRequestInput extends ListingIdInput {
   starts_at: string;
-  ends_at: string;
+  /** left out for an adventure: starts_at + its duration */
+  ends_at?: string;
   customer_notes?: string;
   participants_count?: number | null;
+  quantity?: number | null;
   marketing_click_id?: number | null;
 }
 
-function conflict(verdict?: AvailabilityVerdict): AppError {
+/** The 409 of a refused window, saying what is short. */
+function conflict(verdict: AvailabilityVerdict, kind: ListingRef['kind'], demand: Demand): AppError {
+  const { limit } = demand;
   let detail = 'The requested window is not available.';
-  if (!verdict || verdict.overlappingBookings > 0) detail = 'The requested window overlaps another booking.';
-  else if (verdict.blockingSlots > 0) detail = 'The requested window is blocked by an unavailable slot.';
+  if (verdict.freeUnits < (limit.countUnits ? demand.units : 1)) {
+    const noun = kind === 'equipment' ? 'units' : 'seats';
+    if (!limit.countUnits || limit.limit === 1) detail = 'The requested window overlaps another booking.';
+    else if (verdict.freeUnits === 0) detail = `All ${limit.limit} ${noun} are taken for that window.`;
+    else detail = `Only ${verdict.freeUnits} of ${limit.limit} ${noun} are free for that window.`;
+  } else if (verdict.blockingSlots > 0) detail = 'The requested window is blocked by an unavailable slot.';
   else if (verdict.coverageRequired && !verdict.covered)
     detail = 'No available slot covers the requested window.';
   return new AppError('booking_conflict', detail);
@@ -177,22 +259,19 @@ async function attributedClick(
   return click && isValidAttribution(click, listingId, now) ? click.id : null;
 }
 
-function participantsFor(listing: ListingRef, requested: number | null | undefined): number | null {
-  if (listing.kind === 'equipment') return null;
-  const participants = requested ?? 1;
-  if (participants < 1 || (listing.capacity !== null && participants > listing.capacity))
-    throw invalidFields({
-      participants_count: `Ensure participants_count is between 1 and the capacity (${listing.capacity}).`,
-    });
-  return participants;
+/** The field a total over the money limit is blamed on: what made the total grow. */
+function totalField(listing: ListingRef, demand: Demand): string {
+  if (listing.kind === 'adventure') return 'participants_count';
+  return (demand.quantity ?? 1) > 1 ? 'quantity' : 'ends_at';
 }
 
 /**
- * Requests a booking. The listing lookup, the availability check and the insert run in one transaction
+ * Requests a booking. The listing lookup, the unit or seat check and the insert run in one transaction
  * that holds the listing's lock (PostgreSQL: the listing row FOR UPDATE; SQLite: the write lock, taken by
- * BEGIN IMMEDIATE, with the requests of one moment sharing the commit: `groupCommit`), so of
- * overlapping simultaneous requests exactly one gets through; PostgreSQL's exclusion constraint refuses
- * any overlap that could slip past anyway.
+ * BEGIN IMMEDIATE, with the requests of one moment sharing the commit: `groupCommit`), so simultaneous
+ * requests for one listing are checked one after another, each against the bookings of those before it:
+ * no instant ever holds more units than the listing has. The lock is the only guard: a database
+ * constraint cannot sum units over time (migration 2026112502).
  */
 export async function requestBooking(
   deps: BookingDeps,
@@ -200,56 +279,88 @@ export async function requestBooking(
   input: BookingRequestInput,
 ): Promise<Booking> {
   const target = listingTarget(input);
-  const window = parseWindow(input.starts_at, input.ends_at);
+  const asked = parseAskedWindow(target.kind, input.starts_at, input.ends_at);
   const now = deps.clock.now().getTime();
-  if (window.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
+  if (asked.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
 
-  try {
-    return await inTransaction(
-      deps.db,
-      async (trx) => {
-        const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
-        if (!listing) throw listingNotFound(target);
-        const participants = participantsFor(listing, input.participants_count);
-        const total = totalPriceCents(listing.kind, listing.priceCents, window, participants);
-        if (total >= MAX_MONEY_CENTS)
-          throw invalidFields({
-            [listing.kind === 'equipment' ? 'ends_at' : 'participants_count']:
-              'The total price would exceed 99999999.99.',
-          });
-        const verdict = await evaluate(trx, listing.id, window);
-        if (!verdict.isAvailable) throw conflict(verdict);
-        const { view, history } = await repo.insertBookingWithHistory(
-          trx,
-          {
-            listing_id: listing.id,
-            listing_kind: listing.kind,
-            vendor_id: listing.vendorId,
-            customer_id: caller.id,
-            status: 'requested',
-            starts_at: window.startsAt,
-            ends_at: window.endsAt,
-            participants_count: participants,
-            customer_notes: input.customer_notes ?? '',
-            vendor_notes: '',
-            total_price_cents: total,
-            currency: listing.currency,
-            listing_click_id: clickId,
-            created_at: now,
-            updated_at: now,
-          },
-          { from_status: null, to_status: 'requested', note: '', actor_id: caller.id, created_at: now },
-        );
-        // The booking as created, read in its own transaction; its history is the one entry just written.
-        return toBooking(view, [history]);
-      },
-      { groupCommit: true },
+  return inTransaction(
+    deps.db,
+    async (trx) => {
+      const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
+      if (!listing) throw listingNotFound(target);
+      const window = windowOfListing(asked, listing.durationMinutes);
+      const demand = demandFor(listing, input);
+      const total = totalPriceCents(listing.kind, listing.priceCents, window, demand);
+      if (total >= MAX_MONEY_CENTS)
+        throw invalidFields({ [totalField(listing, demand)]: 'The total price would exceed 99999999.99.' });
+      const verdict = await evaluate(trx, listing.id, window, demand);
+      if (!verdict.isAvailable) throw conflict(verdict, listing.kind, demand);
+      const { view, history } = await repo.insertBookingWithHistory(
+        trx,
+        {
+          listing_id: listing.id,
+          listing_kind: listing.kind,
+          vendor_id: listing.vendorId,
+          customer_id: caller.id,
+          status: 'requested',
+          starts_at: window.startsAt,
+          ends_at: window.endsAt,
+          participants_count: demand.participants,
+          quantity: demand.quantity,
+          customer_notes: input.customer_notes ?? '',
+          vendor_notes: '',
+          total_price_cents: total,
+          currency: listing.currency,
+          listing_click_id: clickId,
+          created_at: now,
+          updated_at: now,
+        },
+        { from_status: null, to_status: 'requested', note: '', actor_id: caller.id, created_at: now },
+      );
+      // The booking as created, read in its own transaction; its history is the one entry just written.
+      return toBooking(view, [history]);
+    },
+    { groupCommit: true },
+  );
+}
+
+// --- a vendor's edit of a listing's limit -------------------------------------------------------------------------
+
+/**
+ * Refuses (409 booking_conflict, naming the field) an edit that would leave the listing's current and
+ * future holds over its limit: a quantity or a shared adventure's capacity below the peak of their units,
+ * or a shared adventure made private while two of them overlap. Called in the edit's transaction, which
+ * holds the listing's lock, so no booking request slips in between the check and the write. A private
+ * adventure's capacity bounds each booking's participants, not a sum, and stays freely editable (the
+ * spec's rule).
+ */
+export async function checkLimitEdit(trx: Db, edit: LimitEdit, now: number): Promise<void> {
+  const limit = unitLimitOf(edit);
+  const relevant =
+    edit.kind === 'equipment'
+      ? edit.fields.has('quantity')
+      : edit.fields.has('booking_mode') || (edit.bookingMode === 'shared' && edit.fields.has('capacity'));
+  if (!relevant) return;
+  const holds = await holdsEndingAfter(trx, edit.id, now);
+  const peak = peakUnits({ startsAt: now, endsAt: Number.MAX_SAFE_INTEGER }, holds, limit.countUnits);
+  if (peak <= limit.limit) return;
+  if (edit.kind === 'equipment')
+    throw new AppError(
+      'booking_conflict',
+      `quantity cannot be ${edit.quantity}: current and future bookings hold ${peak} units at once.`,
     );
-  } catch (error) {
-    if (isExclusionViolation(error)) throw conflict();
-    throw error;
-  }
+  if (limit.countUnits && edit.fields.has('capacity'))
+    throw new AppError(
+      'booking_conflict',
+      `capacity cannot be ${edit.capacity}: current and future bookings hold ${peak} seats at once.`,
+    );
+  throw new AppError(
+    'booking_conflict',
+    limit.countUnits
+      ? `booking_mode cannot be shared with capacity ${edit.capacity}: current and future bookings hold ${peak} seats at once.`
+      : `booking_mode cannot be private: ${peak} current or future bookings overlap.`,
+  );
 }
 
 // --- transitions ----------------------------------------------------------------------------------------------------
@@ -263,6 +374,10 @@ export interface TransitionInput {
  * approve / decline / cancel. The booking row is read under lock and moved by an UPDATE guarded by
  * `status IN (allowed)`: two simultaneous transitions run one after the other, and the second sees the
  * first's result (409 invalid_state when it no longer applies).
+ *
+ * No transition re-checks units or seats, because none can add to what a listing holds: a booking holds
+ * its units from `requested` on (checked under the listing's lock when it was requested), approve and the
+ * payment's confirm move it between holding states, and decline and cancel only free units.
  */
 export async function transitionBooking(
   deps: BookingDeps,

@@ -9,6 +9,7 @@ export {
   type BookingDeps,
   type BookingForPayment,
   type ClickForBooking,
+  checkLimitEdit,
   confirmApprovedBooking,
   type FindClick,
   findBookingForPayment,

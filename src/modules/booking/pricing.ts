@@ -7,16 +7,16 @@ export function rentalDays(startsAt: number, endsAt: number): number {
 }
 
 /**
- * The server-computed total in cents (integers only): equipment is days × price per day, an adventure
- * participants × price per person.
+ * The server-computed total in cents (integers only): equipment is days × price per day × units, an
+ * adventure participants × price per person.
  */
 export function totalPriceCents(
   kind: ListingKind,
   unitPriceCents: number,
   window: { startsAt: number; endsAt: number },
-  participants: number | null,
+  booked: { participants: number | null; quantity: number | null },
 ): number {
   return kind === 'equipment'
-    ? rentalDays(window.startsAt, window.endsAt) * unitPriceCents
-    : (participants ?? 1) * unitPriceCents;
+    ? rentalDays(window.startsAt, window.endsAt) * unitPriceCents * (booked.quantity ?? 1)
+    : (booked.participants ?? 1) * unitPriceCents;
 }

@@ -12,9 +12,11 @@ export { TRACKING_PARAMS, type TrackingParam } from './listings.schemas.ts';
 export {
   type AvailabilityFilter,
   type CatalogDeps,
+  type CheckLimitEdit,
   createCatalogDeps,
   type DetailViewClick,
   findPublicListing,
+  type LimitEdit,
   type ListingLookups,
   type RecordClick,
 } from './listings.service.ts';

@@ -1,7 +1,7 @@
 import type { ListingKind } from '../../db/database.ts';
 
 /** Kind-specific columns of the listings table, exposed in the API under the column's own name. */
-export type ListingAttribute = 'details' | 'duration_minutes' | 'capacity';
+export type ListingAttribute = 'details' | 'quantity' | 'duration_minutes' | 'capacity' | 'booking_mode';
 
 /**
  * Equipment items and adventure offerings are one kind of thing with different names: this descriptor
@@ -41,7 +41,7 @@ export const EQUIPMENT: KindDescriptor = {
   idField: 'equipment_item_id',
   priceField: 'price_per_day',
   locationField: 'location',
-  attributes: ['details'],
+  attributes: ['details', 'quantity'],
   requiredAttributes: [],
   noun: 'Equipment item',
   plural: 'equipment items',
@@ -56,7 +56,7 @@ export const ADVENTURE: KindDescriptor = {
   idField: 'adventure_offering_id',
   priceField: 'price_per_person',
   locationField: 'meeting_point',
-  attributes: ['duration_minutes', 'capacity'],
+  attributes: ['duration_minutes', 'capacity', 'booking_mode'],
   requiredAttributes: ['duration_minutes', 'capacity'],
   noun: 'Adventure offering',
   plural: 'adventure offerings',

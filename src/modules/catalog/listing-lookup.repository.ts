@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, NotNull } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
-import type { Database, Db, ListingKind } from '../../db/database.ts';
+import type { BookingMode, Database, Db, ListingKind } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
@@ -15,6 +15,10 @@ export interface ListingRef {
   priceCents: number;
   capacity: number | null;
   durationMinutes: number | null;
+  /** identical units (equipment) */
+  quantity: number;
+  /** adventures: private departures or shared seats */
+  bookingMode: BookingMode;
   isActive: boolean;
   archived: boolean;
   /** the vendor's currency: a booking stores it when requested */
@@ -30,6 +34,8 @@ const COLUMNS = [
   'price_cents',
   'capacity',
   'duration_minutes',
+  'quantity',
+  'booking_mode',
   'is_active',
   'archived_at',
 ] as const;
@@ -51,6 +57,8 @@ type Row = {
   price_cents: number;
   capacity: number | null;
   duration_minutes: number | null;
+  quantity: number;
+  booking_mode: BookingMode;
   is_active: number;
   archived_at: number | null;
   currency: string;
@@ -65,6 +73,8 @@ const toRef = (row: Row): ListingRef => ({
   priceCents: row.price_cents,
   capacity: row.capacity,
   durationMinutes: row.duration_minutes,
+  quantity: row.quantity,
+  bookingMode: row.booking_mode,
   isActive: row.is_active === 1,
   archived: row.archived_at !== null,
   currency: row.currency,

@@ -9,7 +9,7 @@ import {
 } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
 import type { Database, Db, Dialect, ListingKind, ListingsTable } from '../../db/database.ts';
-import { dialectOf } from '../../db/dialect.ts';
+import { dialectOf, forUpdate } from '../../db/dialect.ts';
 import { insertReturningId, preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
@@ -147,6 +147,8 @@ function selectListings(db: Db, filter: ListingFilter) {
         'listings.price_cents',
         'listings.duration_minutes',
         'listings.capacity',
+        'listings.quantity',
+        'listings.booking_mode',
         'listings.is_active',
         'listings.created_at',
         'listings.updated_at',
@@ -256,6 +258,30 @@ export async function updateListing(
     .where('archived_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Locks a live listing of the vendor until the transaction ends (PostgreSQL; SQLite's write transactions
+ * already run one at a time): the lock booking requests take, so an edit of the listing's limit and a
+ * request never interleave. False when there is no such listing.
+ */
+export async function lockOwnListing(
+  db: Db,
+  kind: ListingKind,
+  vendorId: number,
+  id: number,
+): Promise<boolean> {
+  const row = await forUpdate(
+    db,
+    db
+      .selectFrom('listings')
+      .select('id')
+      .where('id', '=', id)
+      .where('kind', '=', kind)
+      .where('vendor_id', '=', vendorId)
+      .where('archived_at', 'is', null),
+  ).executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

@@ -21,6 +21,8 @@ import { MAX_SEARCH_LENGTH } from './listing-search.ts';
 
 export const PUBLIC_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const MAX_DETAILS_BYTES = 16 * 1024;
+/** Identical units one equipment item may have (decisions §10). */
+export const MAX_QUANTITY = 10_000;
 
 /** The query parameters a detail view stores on its click (the marketing module classifies them). */
 export const TRACKING_PARAMS = [
@@ -57,21 +59,53 @@ const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> 
     ),
     output: Type.Object({}, { additionalProperties: true }),
   },
+  quantity: {
+    input: Type.Integer({
+      minimum: 1,
+      maximum: MAX_QUANTITY,
+      description:
+        'identical units of the item (default 1). Bookings hold units: at no instant may the units of ' +
+        'requested, approved and confirmed bookings exceed it (the peak counts, not the sum). Lowering it ' +
+        'below the peak of current and future bookings is 409 booking_conflict.',
+    }),
+    output: Type.Integer({ description: 'identical units of the item' }),
+  },
   duration_minutes: {
     input: Type.Integer({ minimum: 1, maximum: MAX_ID }),
     output: Type.Integer(),
   },
   capacity: {
-    input: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'participants per booking at most' }),
+    input: Type.Integer({
+      minimum: 1,
+      maximum: MAX_ID,
+      description:
+        'participants per booking at most; for a shared adventure also the seats of one departure. ' +
+        "Lowering a shared adventure's capacity below the peak of current and future seats is 409 booking_conflict.",
+    }),
     output: Type.Integer(),
   },
+  booking_mode: {
+    input: StringEnum(['private', 'shared'], {
+      description:
+        'private (default): one booking per overlapping window. shared: each booking takes ' +
+        'participants_count seats and at no instant may seats held exceed capacity (a shared adventure ' +
+        'needs a capacity). Switching to private while two current or future bookings overlap, or to ' +
+        'shared when their seats would exceed capacity, is 409 booking_conflict.',
+    }),
+    output: StringEnum(['private', 'shared']),
+  },
 };
+
+/** Writable fields a PUT may leave out (see buildListingSchemas). */
+const ADDED_LATER: ReadonlySet<string> = new Set<ListingAttribute>(['quantity', 'booking_mode']);
 
 // What the document's examples show for each kind.
 const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
   details: { length_m: 4.3, seats: 1 },
+  quantity: 10,
   duration_minutes: 120,
-  capacity: 8,
+  capacity: 12,
+  booking_mode: 'shared',
 };
 const EXAMPLE_LISTINGS: Record<ListingKind, { public_id: string; title: string; where: string }> = {
   equipment: { public_id: 'touring-kayak-1', title: 'Touring kayak', where: 'North dock, Port Blue' },
@@ -158,6 +192,9 @@ function buildListingSchemas(kind: KindDescriptor) {
     is_active: Type.Boolean({ description: 'inactive listings are shown only to their vendor' }),
     category_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   };
+  // PUT needs every writable field the spec knows; the fields decisions §10 added may be left out, keeping
+  // their stored value, so that a client written before them can still replace a listing.
+  const requiredOnReplace = new Set(Object.keys(writable).filter((k) => !ADDED_LATER.has(k)));
   const requiredOnCreate = new Set([
     'public_id',
     'title',
@@ -197,7 +234,7 @@ function buildListingSchemas(kind: KindDescriptor) {
 
   return {
     createBody: Type.Object(optional(writable, requiredOnCreate), { examples: [examples.create] }),
-    replaceBody: Type.Object(writable, { examples: [examples.replace] }),
+    replaceBody: Type.Object(optional(writable, requiredOnReplace), { examples: [examples.replace] }),
     patchBody: Type.Object(optional(writable), { examples: [examples.patch] }),
     listing,
     page,
@@ -251,7 +288,9 @@ function buildListingSchemas(kind: KindDescriptor) {
       available_from: Type.Optional(
         Type.String({
           maxLength: 64,
-          description: 'ISO 8601; with available_to: only listings bookable for that whole window',
+          description:
+            'ISO 8601; with available_to: only listings bookable for that whole window, with at least one ' +
+            'unit (equipment) or seat (shared adventure) free at every instant of it',
         }),
       ),
       available_to: Type.Optional(

@@ -1,5 +1,12 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { Database, Db, ListingKind, ListingsTable, TrafficType } from '../../db/database.ts';
+import type {
+  BookingMode,
+  Database,
+  Db,
+  ListingKind,
+  ListingsTable,
+  TrafficType,
+} from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import { invalidFields, notFound } from '../../http/errors.ts';
@@ -52,12 +59,34 @@ export interface ListingLookups {
   byId: CachedVisibleListingLookup;
 }
 
+/** The fields that set how many bookings a listing holds at once (decisions §10). */
+export type LimitField = 'quantity' | 'capacity' | 'booking_mode';
+const LIMIT_FIELDS: readonly LimitField[] = ['quantity', 'capacity', 'booking_mode'];
+
+/** A listing's limit fields as a vendor's edit would leave them, and which of them the edit sets. */
+export interface LimitEdit {
+  id: number;
+  kind: ListingKind;
+  quantity: number;
+  capacity: number | null;
+  bookingMode: BookingMode;
+  fields: ReadonlySet<LimitField>;
+}
+
+/**
+ * From the booking module: refuses (409 booking_conflict) an edit whose limit the listing's current and
+ * future bookings would not fit. Runs in the edit's transaction, after the listing's lock was taken.
+ */
+export type CheckLimitEdit = (trx: Db, edit: LimitEdit, now: number) => Promise<void>;
+
 export interface CatalogDeps {
   db: Kysely<Database>;
   clock: Clock;
   recordClick: RecordClick;
   /** absent until the booking module is wired: the available_from/available_to filter is then a 400 */
   availableIn?: AvailabilityFilter;
+  /** absent until the booking module is wired: limits are then edited unchecked */
+  checkLimitEdit?: CheckLimitEdit;
   lookups: ListingLookups;
 }
 
@@ -87,8 +116,10 @@ export interface ListingsPage {
 
 const ATTRIBUTE_OUT: Record<ListingAttribute, (row: repo.ListingRow) => unknown> = {
   details: (row) => JSON.parse(row.details),
+  quantity: (row) => row.quantity,
   duration_minutes: (row) => row.duration_minutes,
   capacity: (row) => row.capacity,
+  booking_mode: (row) => row.booking_mode,
 };
 
 /** A listing as the API shows it; the kind's own fields (price, location, attributes) by their API names. */
@@ -349,8 +380,10 @@ const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<str
       errors.details = `At most ${MAX_DETAILS_BYTES / 1024} KiB as JSON.`;
     return json;
   },
+  quantity: (value) => value,
   duration_minutes: (value) => value,
   capacity: (value) => value,
+  booking_mode: (value) => value,
 };
 
 /**
@@ -392,6 +425,12 @@ async function columnsOf(
   return values;
 }
 
+/** A shared adventure sells seats of its capacity: it cannot be without one (400 on capacity). */
+function requireSharedCapacity(mode: BookingMode, capacity: number | null | undefined): void {
+  if (mode === 'shared' && (capacity ?? null) === null)
+    throw invalidFields({ capacity: 'A shared adventure needs a capacity: its seats per departure.' });
+}
+
 /** Maps the constraint errors of a listing write to the field they concern. */
 async function writing<T>(kind: KindDescriptor, write: () => Promise<T>): Promise<T> {
   try {
@@ -422,6 +461,7 @@ export async function createListing(
   return writing(kind, () =>
     inTransaction(deps.db, async (trx) => {
       const values = await columnsOf(trx, kind, body);
+      requireSharedCapacity(values.booking_mode ?? 'private', values.capacity ?? null);
       const id = await repo.insertListing(trx, {
         description: '',
         details: '{}',
@@ -450,9 +490,28 @@ export async function updateListing(
   const now = deps.clock.now().getTime();
   return writing(kind, () =>
     inTransaction(deps.db, async (trx) => {
+      const fields = new Set(
+        LIMIT_FIELDS.filter((f) => kind.attributes.includes(f) && body[f] !== undefined),
+      );
+      // A limit edit takes the listing's lock first, as booking requests do (see checkLimitEdit).
+      if (fields.size > 0 && !(await repo.lockOwnListing(trx, kind.kind, vendorId, id)))
+        throw listingNotFound(kind);
       // another vendor's or an archived listing is a 404 before any field is judged
-      if (!(await repo.findListing(trx, ownFilter(kind, vendorId, id)))) throw listingNotFound(kind);
+      const current = await repo.findListing(trx, ownFilter(kind, vendorId, id));
+      if (!current) throw listingNotFound(kind);
       const values = await columnsOf(trx, kind, body);
+      if (fields.size > 0) {
+        const edit: LimitEdit = {
+          id,
+          kind: kind.kind,
+          quantity: values.quantity ?? current.quantity,
+          capacity: values.capacity === undefined ? current.capacity : values.capacity,
+          bookingMode: values.booking_mode ?? current.booking_mode,
+          fields,
+        };
+        if (kind.kind === 'adventure') requireSharedCapacity(edit.bookingMode, edit.capacity);
+        await deps.checkLimitEdit?.(trx, edit, now);
+      }
       await repo.updateListing(trx, kind.kind, vendorId, id, { ...values, updated_at: now });
       return reload(trx, kind, vendorId, id);
     }),

@@ -6,6 +6,8 @@ import {
   evaluateAvailability,
   overlaps,
   type TimeWindow,
+  type UnitLimit,
+  unitLimitOf,
 } from '../../../src/modules/booking/availability.ts';
 import { listingAvailableIn } from '../../../src/modules/booking/index.ts';
 import { insertListing, vendorProfileId } from '../../helpers/booking-factories.ts';
@@ -32,14 +34,38 @@ const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 6, 1);
 const ACTIVE = new Set<BookingStatus>(['requested', 'approved', 'confirmed']);
 
-interface Fixture {
-  slots: { startsAt: number; endsAt: number; isAvailable: boolean }[];
-  bookings: { startsAt: number; endsAt: number; status: BookingStatus }[];
+/** A listing's limit fields; default: a single equipment item. */
+interface ListingLimits {
+  kind: 'equipment' | 'adventure';
+  quantity: number;
+  capacity: number | null;
+  bookingMode: 'private' | 'shared';
 }
+const SINGLE_ITEM: ListingLimits = { kind: 'equipment', quantity: 1, capacity: null, bookingMode: 'private' };
+
+interface Fixture {
+  listing?: ListingLimits;
+  slots: { startsAt: number; endsAt: number; isAvailable: boolean }[];
+  /** units: the booking's quantity (equipment) or participants (adventures); default 1 */
+  bookings: { startsAt: number; endsAt: number; status: BookingStatus; units?: number }[];
+}
+
+const limitOf = (fixture: Fixture): UnitLimit => unitLimitOf(fixture.listing ?? SINGLE_ITEM);
+const factsOf = (fixture: Fixture) => ({
+  slots: fixture.slots,
+  bookings: fixture.bookings.map((b) => ({ ...b, units: b.units ?? 1 })),
+});
 
 /** Inserts a listing with its slots and bookings; returns its id. */
 async function insertFixture(fixture: Fixture): Promise<number> {
-  const listingId = await insertListing(t.db, { vendorId });
+  const listing = fixture.listing ?? SINGLE_ITEM;
+  const listingId = await insertListing(t.db, {
+    vendorId,
+    kind: listing.kind,
+    quantity: listing.quantity,
+    capacity: listing.capacity,
+    bookingMode: listing.bookingMode,
+  });
   for (const s of fixture.slots)
     await t.db
       .insertInto('availability_slots')
@@ -58,13 +84,14 @@ async function insertFixture(fixture: Fixture): Promise<number> {
       .insertInto('bookings')
       .values({
         listing_id: listingId,
-        listing_kind: 'equipment',
+        listing_kind: listing.kind,
         vendor_id: vendorId,
         customer_id: customerId,
         status: b.status,
         starts_at: b.startsAt,
         ends_at: b.endsAt,
-        participants_count: null,
+        participants_count: listing.kind === 'adventure' ? (b.units ?? 1) : null,
+        quantity: listing.kind === 'equipment' ? (b.units ?? 1) : null,
         customer_notes: '',
         vendor_notes: '',
         total_price_cents: 100,
@@ -88,8 +115,11 @@ async function availableIds(ids: number[], window: TimeWindow): Promise<number[]
   return rows.map((r) => r.id);
 }
 
+// the filter keeps listings with at least one unit or seat free: a request for 1
 const expectedIds = (ids: number[], fixtures: Fixture[], window: TimeWindow) =>
-  ids.filter((_, i) => evaluateAvailability(window, fixtures[i]).isAvailable);
+  ids.filter(
+    (_, i) => evaluateAvailability(window, factsOf(fixtures[i]), limitOf(fixtures[i]), 1).isAvailable,
+  );
 
 // A total order: two slots or bookings may share a window and differ only in their other fields.
 const sortByStart = <T extends TimeWindow>(bookings: T[]) =>
@@ -146,10 +176,22 @@ describe('listingAvailableIn', () => {
     const bookingSpan = fc
       .tuple(fc.integer({ min: 0, max: 48 }), fc.integer({ min: 1, max: 48 }))
       .map(([s, l]) => w(s, s + l));
+    // single items, multi-unit items, private and shared adventures (capacity 1 included)
+    const listing = fc.oneof(
+      fc.integer({ min: 1, max: 4 }).map((quantity) => ({ ...SINGLE_ITEM, quantity })),
+      fc.record({
+        kind: fc.constant('adventure' as const),
+        quantity: fc.constant(1),
+        capacity: fc.integer({ min: 1, max: 6 }),
+        bookingMode: fc.constantFrom('private' as const, 'shared' as const),
+      }),
+    );
     const fixture = fc.record({
+      listing,
       slots: fc.array(fc.record({ span, isAvailable: fc.boolean() }), { maxLength: 3 }),
       bookings: fc.array(
         fc.record({
+          units: fc.integer({ min: 1, max: 3 }),
           span: bookingSpan,
           status: fc.constantFrom<BookingStatus>(
             'requested',
@@ -159,22 +201,18 @@ describe('listingAvailableIn', () => {
             'confirmed',
           ),
         }),
-        { maxLength: 3 },
+        { maxLength: 5 },
       ),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(fixture, { minLength: 1, maxLength: 4 }), span, async (raw, window) => {
-        const fixtures: Fixture[] = raw.map((f) => {
-          // PostgreSQL's exclusion constraint refuses overlapping active bookings of one listing, as the
-          // service does: such fixtures cannot exist, so overlapping ones become declined.
-          const held: TimeWindow[] = [];
-          const bookings = f.bookings.map(({ span: s, status }) => {
-            const clash = ACTIVE.has(status) && held.some((h) => overlaps(h, s));
-            if (ACTIVE.has(status) && !clash) held.push(s);
-            return { ...s, status: clash ? ('declined' as const) : status };
-          });
-          return { slots: f.slots.map(({ span: s, isAvailable }) => ({ ...s, isAvailable })), bookings };
-        });
+        // No exclusion constraint any more (migration 2026112502): overlapping active bookings may be
+        // stored, beyond the limit too, and both implementations must still agree on them.
+        const fixtures: Fixture[] = raw.map((f) => ({
+          listing: f.listing,
+          slots: f.slots.map(({ span: s, isAvailable }) => ({ ...s, isAvailable })),
+          bookings: f.bookings.map(({ span: s, status, units }) => ({ ...s, status, units })),
+        }));
         const ids: number[] = [];
         for (const f of fixtures) ids.push(await insertFixture(f));
         expect(await availableIds(ids, window)).toEqual(expectedIds(ids, fixtures, window));
@@ -185,7 +223,9 @@ describe('listingAvailableIn', () => {
         const together = await Promise.all(ids.map((id) => availabilityFacts(t.db, id, window)));
         for (const [i, facts] of [...alone, ...together].entries()) {
           const fixture = fixtures[i % ids.length];
-          const expected = fixture.bookings.filter((b) => ACTIVE.has(b.status) && overlaps(b, window));
+          const expected = factsOf(fixture).bookings.filter(
+            (b) => ACTIVE.has(b.status) && overlaps(b, window),
+          );
           expect(sortByStart([...facts.bookings])).toEqual(sortByStart(expected));
           expect(sortByStart([...facts.slots])).toEqual(
             sortByStart(fixture.slots.filter((slot) => overlaps(slot, window))),
@@ -195,6 +235,106 @@ describe('listingAvailableIn', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('listingAvailableIn with units and seats', () => {
+  const kayaks = (quantity: number): ListingLimits => ({ ...SINGLE_ITEM, quantity });
+  const tour = (capacity: number, bookingMode: 'private' | 'shared'): ListingLimits => ({
+    kind: 'adventure',
+    quantity: 1,
+    capacity,
+    bookingMode,
+  });
+
+  it('counts the peak, not the sum: the worked example', async () => {
+    // 5 units, 09-11 × 5 and 13-15 × 5
+    const full = {
+      listing: kayaks(5),
+      slots: [],
+      bookings: [
+        { ...w(9, 11), status: 'requested' as const, units: 5 },
+        { ...w(13, 15), status: 'confirmed' as const, units: 5 },
+      ],
+    };
+    const id = await insertFixture(full);
+    expect(await availableIds([id], w(10, 14))).toEqual([]); // a 10-14 request for 1 unit conflicts
+    expect(await availableIds([id], w(11, 13))).toEqual([id]); // between them all 5 are free
+    expect(await availableIds([id], w(14, 16))).toEqual([]);
+    expect(evaluateAvailability(w(10, 14), factsOf(full), limitOf(full)).remaining).toBe(0);
+    expect(evaluateAvailability(w(11, 13), factsOf(full), limitOf(full)).remaining).toBe(5);
+  });
+
+  it('keeps multi-unit items and shared tours with a unit or seat free at every instant', async () => {
+    const fixtures: Fixture[] = [
+      // 4 held 10-11 only (3 + 1 overlapping), 1 more: free
+      {
+        listing: kayaks(5),
+        slots: [],
+        bookings: [
+          { ...w(9, 11), status: 'approved', units: 3 },
+          { ...w(10, 13), status: 'requested', units: 1 },
+        ],
+      },
+      // 5 held at 11:30 only (inside the window, not at its start): full
+      {
+        listing: kayaks(5),
+        slots: [],
+        bookings: [
+          { ...w(9, 12), status: 'approved', units: 3 },
+          { ...w(11.5, 13), status: 'requested', units: 2 },
+        ],
+      },
+      // sum 6 over the window but never more than 3 at once: free
+      {
+        listing: kayaks(4),
+        slots: [],
+        bookings: [
+          { ...w(10, 11), status: 'approved', units: 3 },
+          { ...w(11, 12), status: 'approved', units: 3 },
+        ],
+      },
+      // full, but by cancelled and declined bookings: free
+      {
+        listing: kayaks(2),
+        slots: [],
+        bookings: [
+          { ...w(10, 12), status: 'cancelled', units: 2 },
+          { ...w(10, 12), status: 'declined', units: 2 },
+        ],
+      },
+      // shared, 12 seats, 7 + 5 overlapping at 11: full
+      {
+        listing: tour(12, 'shared'),
+        slots: [],
+        bookings: [
+          { ...w(10, 12), status: 'approved', units: 7 },
+          { ...w(11, 13), status: 'requested', units: 5 },
+        ],
+      },
+      // shared, 12 seats, 7 + 4: one seat left
+      {
+        listing: tour(12, 'shared'),
+        slots: [],
+        bookings: [
+          { ...w(10, 12), status: 'approved', units: 7 },
+          { ...w(11, 13), status: 'requested', units: 4 },
+        ],
+      },
+      // private, 12 seats, one booking of 2: taken
+      { listing: tour(12, 'private'), slots: [], bookings: [{ ...w(11, 12), status: 'approved', units: 2 }] },
+      // multi-unit item with a free unit but a blocking slot: not kept
+      { listing: kayaks(3), slots: [{ ...w(11, 11.5), isAvailable: false }], bookings: [] },
+    ];
+    const ids: number[] = [];
+    for (const f of fixtures) ids.push(await insertFixture(f));
+    const window = w(10, 12);
+    const expected = [ids[0], ids[2], ids[3], ids[5]];
+    expect(expectedIds(ids, fixtures, window)).toEqual(expected);
+    expect(await availableIds(ids, window)).toEqual(expected);
+    expect(fixtures.map((f) => evaluateAvailability(window, factsOf(f), limitOf(f)).remaining)).toEqual([
+      1, 0, 1, 2, 0, 1, 0, 0,
+    ]);
   });
 });
 
@@ -209,7 +349,7 @@ describe('overlap checks bounded by the longest booking', () => {
     });
     const middle = w(70, 72);
     expect((await availabilityFacts(t.db, listingId, middle)).bookings).toEqual([
-      { ...w(24, 120), status: 'approved' },
+      { ...w(24, 120), status: 'approved', units: 1 },
     ]);
     expect(await availableIds([listingId], middle)).toEqual([]);
     expect(await availableIds([listingId], w(119, 121))).toEqual([]);
@@ -227,7 +367,7 @@ describe('overlap checks bounded by the longest booking', () => {
       .execute();
     const late = w(180, 181); // beyond the old bound: end + 2 hours
     expect((await availabilityFacts(t.db, listingId, late)).bookings).toEqual([
-      { ...stretched, status: 'confirmed' },
+      { ...stretched, status: 'confirmed', units: 1 },
     ]);
     expect(await availableIds([listingId], late)).toEqual([]);
     const span = await t.db

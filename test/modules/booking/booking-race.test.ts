@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { peakUnits } from '../../../src/modules/booking/availability.ts';
 import { vendorProfileId } from '../../helpers/booking-factories.ts';
 import { buildTestApp, countRows, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { type Account, registerCustomer, registerVendor } from '../../helpers/factories.ts';
@@ -63,9 +64,20 @@ async function post(path: string, token: string, body: unknown) {
 async function activeBookingsOf(listingId: number) {
   return t.db
     .selectFrom('bookings')
-    .select(['id', 'customer_id', 'starts_at', 'ends_at', 'status'])
+    .select(['id', 'customer_id', 'starts_at', 'ends_at', 'status', 'quantity', 'participants_count'])
     .where('listing_id', '=', listingId)
     .execute();
+}
+
+/** The most units (quantity, or participants) the listing's stored bookings hold at one instant. */
+async function storedPeak(listingId: number): Promise<number> {
+  const rows = await activeBookingsOf(listingId);
+  const holds = rows.map((r) => ({
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    units: r.quantity ?? r.participants_count ?? 1,
+  }));
+  return peakUnits({ startsAt: 0, endsAt: Number.MAX_SAFE_INTEGER }, holds);
 }
 
 describe(`${N} simultaneous overlapping booking requests`, () => {
@@ -154,5 +166,150 @@ describe(`${N} simultaneous overlapping booking requests`, () => {
     expect(winners).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(results.filter((r) => r.status === 409)).toHaveLength(N - 10);
     expect(await activeBookingsOf(kayak)).toHaveLength(10);
+  });
+});
+
+// Units and seats (decisions §10): the unit check and the insert run under the listing's lock, so of many
+// simultaneous requests exactly those that fit get through, on both databases.
+const M = 200;
+
+describe(`${M} simultaneous requests for units and seats`, () => {
+  const hour = (day: number, h: number) => new Date(Date.UTC(2026, 7, day, h)).toISOString();
+  const customerOf = (i: number) => customers[i % customers.length];
+
+  it('on a 5-unit item, one window: exactly 5 x 201, the rest 409, 5 bookings stored', async () => {
+    const kayaks = await listingOf(t.db, vendor, { priceCents: 4500, quantity: 5 });
+    const results = await Promise.all(
+      Array.from({ length: M }, (_, i) =>
+        post('/bookings/request/', customerOf(i).token, {
+          equipment_item_id: kayaks,
+          starts_at: hour(1, 9),
+          ends_at: hour(1, 12),
+          quantity: 1,
+        }),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 409);
+    expect(created).toHaveLength(5);
+    expect(refused).toHaveLength(M - 5);
+    expect(refused.every((r) => r.body.code === 'booking_conflict')).toBe(true);
+    expect(created.every((r) => r.body.quantity === 1 && r.body.total_price === '45.00')).toBe(true);
+    const rows = await activeBookingsOf(kayaks);
+    expect(rows).toHaveLength(5);
+    expect(rows.map((r) => r.id).sort()).toEqual(created.map((r) => r.body.id as number).sort());
+    expect(await storedPeak(kayaks)).toBe(5);
+  });
+
+  it('on a shared adventure of 12 seats, requests of 2 and 3 seats: the winners fill what fits', async () => {
+    const tour = await listingOf(t.db, vendor, {
+      kind: 'adventure',
+      priceCents: 3000,
+      capacity: 12,
+      bookingMode: 'shared',
+    });
+    const results = await Promise.all(
+      Array.from({ length: M }, (_, i) =>
+        post('/bookings/request/', customerOf(i).token, {
+          adventure_offering_id: tour,
+          starts_at: hour(2, 9), // ends_at: starts_at + the tour's 120 minutes
+          participants_count: i % 2 === 0 ? 2 : 3,
+        }),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    const seats = created.reduce((sum, r) => sum + (r.body.participants_count as number), 0);
+    // at most 12, and no request of 2 could have fitted into what is left
+    expect(seats).toBeLessThanOrEqual(12);
+    expect(seats).toBeGreaterThanOrEqual(11);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(M - created.length);
+    for (const r of created)
+      expect(r.body).toMatchObject({
+        ends_at: hour(2, 11),
+        total_price: `${(r.body.participants_count as number) * 30}.00`,
+      });
+    const rows = await activeBookingsOf(tour);
+    expect(rows).toHaveLength(created.length);
+    expect(rows.reduce((sum, r) => sum + (r.participants_count ?? 0), 0)).toBe(seats);
+    expect(await storedPeak(tour)).toBe(seats);
+  });
+
+  it('peak, not sum: windows that do not overlap each other all fill up, 5 units each', async () => {
+    const kayaks = await listingOf(t.db, vendor, { quantity: 5 });
+    // 10 touching hours, each asked for by 20 requests of 1 unit
+    const results = await Promise.all(
+      Array.from({ length: M }, (_, i) =>
+        post('/bookings/request/', customerOf(i).token, {
+          equipment_item_id: kayaks,
+          starts_at: hour(3, i % 10),
+          ends_at: hour(3, (i % 10) + 1),
+        }).then((r) => ({ ...r, h: i % 10 })),
+      ),
+    );
+    const perHour = Array.from(
+      { length: 10 },
+      (_, h) => results.filter((r) => r.h === h && r.status === 201).length,
+    );
+    expect(perHour).toEqual(Array(10).fill(5));
+    expect(results.filter((r) => r.status === 409)).toHaveLength(M - 50);
+    expect(await activeBookingsOf(kayaks)).toHaveLength(50); // 50 bookings on 5 units
+    expect(await storedPeak(kayaks)).toBe(5);
+  });
+
+  it('mixed windows: a long window racing short ones never exceeds the units at any instant', async () => {
+    const kayaks = await listingOf(t.db, vendor, { quantity: 5 });
+    // 150 requests for 10 touching hours, 50 for the whole 10 hours
+    const results = await Promise.all(
+      Array.from({ length: M }, (_, i) => {
+        const long = i % 4 === 3;
+        const h = long ? -1 : i % 10;
+        return post('/bookings/request/', customerOf(i).token, {
+          equipment_item_id: kayaks,
+          starts_at: hour(4, long ? 0 : h),
+          ends_at: hour(4, long ? 10 : h + 1),
+        }).then((r) => ({ ...r, h }));
+      }),
+    );
+    const won = (h: number) => results.filter((r) => r.h === h && r.status === 201).length;
+    const long = won(-1);
+    // every hour was asked for more often than it has units: each ends exactly full
+    for (let h = 0; h < 10; h++) expect(long + won(h), `hour ${h}`).toBe(5);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'booking_conflict')).toBe(
+      true,
+    );
+    expect(await activeBookingsOf(kayaks)).toHaveLength(long + 10 * (5 - long));
+    expect(await storedPeak(kayaks)).toBe(5);
+  });
+
+  it("a vendor lowering the quantity while requests race: the stored peak never exceeds the item's quantity", async () => {
+    const kayaks = await listingOf(t.db, vendor, { quantity: 5 });
+    const root = bases[0].replace(/\/booking$/, '');
+    const lower = fetch(`${root}/equipment/vendor/items/${kayaks}/`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${vendor.token}` },
+      body: JSON.stringify({ quantity: 2 }),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+    const requests = Array.from({ length: 40 }, (_, i) =>
+      post('/bookings/request/', customerOf(i).token, {
+        equipment_item_id: kayaks,
+        starts_at: hour(5, 9),
+        ends_at: hour(5, 12),
+      }),
+    );
+    const [edit, ...results] = await Promise.all([lower, ...requests]);
+    const created = results.filter((r) => r.status === 201).length;
+    expect(results.every((r) => r.status === 201 || r.body.code === 'booking_conflict')).toBe(true);
+    const stored = await t.db
+      .selectFrom('listings')
+      .select('quantity')
+      .where('id', '=', kayaks)
+      .executeTakeFirstOrThrow();
+    // the edit went through before more than 2 were booked, or it was refused and the 5 units stayed
+    if (edit.status === 200) expect([stored.quantity, created]).toEqual([2, 2]);
+    else {
+      expect(edit).toMatchObject({ status: 409, body: { code: 'booking_conflict' } });
+      expect([stored.quantity, created]).toEqual([5, 5]);
+    }
+    expect(await storedPeak(kayaks)).toBe(created);
   });
 });

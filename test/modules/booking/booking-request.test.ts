@@ -54,6 +54,7 @@ describe('booking request: the booking object and price', () => {
       starts_at: '2026-07-01T10:00:00.000Z',
       ends_at: '2026-07-03T12:00:00.000Z',
       participants_count: null,
+      quantity: 1,
       customer_notes: '',
       vendor_notes: '',
       total_price: '135.00',

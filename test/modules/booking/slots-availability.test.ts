@@ -282,6 +282,7 @@ describe('availability check', () => {
       ends_at: '2026-07-01T12:00:00.000Z',
       is_available: true,
       conflicts: 0,
+      remaining: 1,
     });
   });
 

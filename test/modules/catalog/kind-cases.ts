@@ -45,7 +45,7 @@ export const EQUIPMENT_CASE: KindCase = {
   defaultCategory: 'kayaks',
   create: createEquipment,
   own: { details: { seats: 2, colour: 'red' } },
-  keys: [...COMMON_KEYS, 'details', 'location', 'price_per_day'].sort(),
+  keys: [...COMMON_KEYS, 'details', 'quantity', 'location', 'price_per_day'].sort(),
 };
 
 export const ADVENTURE_CASE: KindCase = {
@@ -57,7 +57,14 @@ export const ADVENTURE_CASE: KindCase = {
   defaultCategory: 'boat-tours',
   create: createAdventure,
   own: { duration_minutes: 90, capacity: 6 },
-  keys: [...COMMON_KEYS, 'meeting_point', 'duration_minutes', 'capacity', 'price_per_person'].sort(),
+  keys: [
+    ...COMMON_KEYS,
+    'meeting_point',
+    'duration_minutes',
+    'capacity',
+    'booking_mode',
+    'price_per_person',
+  ].sort(),
 };
 
 export const KIND_CASES = [EQUIPMENT_CASE, ADVENTURE_CASE];

@@ -68,6 +68,7 @@ describe('creating listings: the output object', () => {
       title: 'Sea kayak',
       description: 'Stable double',
       details: { seats: 2, paddles: ['carbon', 'alu'], dry_bag: true },
+      quantity: 1,
       location: 'Lagos, Portugal',
       price_per_day: '45.50',
       currency: 'usd',
@@ -89,6 +90,8 @@ describe('creating listings: the output object', () => {
       is_active: 1,
       archived_at: null,
       capacity: null,
+      quantity: 1,
+      booking_mode: 'private',
     });
   });
 
@@ -122,6 +125,7 @@ describe('creating listings: the output object', () => {
       meeting_point: 'Marina de Portimão',
       duration_minutes: 150,
       capacity: 12,
+      booking_mode: 'private',
       price_per_person: '35.00',
       currency: 'jpy',
       is_active: false,

@@ -2,10 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BENCH_CAMPAIGNS,
   BENCH_PASSWORD,
+  BENCH_UNIT_ITEMS,
+  BENCH_UNITS_PER_ITEM,
   BENCH_VENDOR_EMAIL,
   benchCustomerEmail,
   type SeedBenchResult,
   seedBench,
+  seedBenchUnitItems,
 } from '../../../src/tools/seed-bench.ts';
 import {
   buildTestApp,
@@ -47,7 +50,7 @@ describe('seed-bench', () => {
     const expected = {
       users: SIZES.vendors + SIZES.customers,
       vendor_profiles: SIZES.vendors,
-      listings: SIZES.items + SIZES.adventures,
+      listings: SIZES.items + SIZES.adventures + BENCH_UNIT_ITEMS,
       listing_clicks: SIZES.clicks,
       bookings: SIZES.bookings,
       booking_status_history: expectedHistory,
@@ -65,7 +68,7 @@ describe('seed-bench', () => {
       .execute();
     expect(kinds.map((k) => [k.kind, Number(k.n)])).toEqual([
       ['adventure', 10],
-      ['equipment', 20],
+      ['equipment', 20 + BENCH_UNIT_ITEMS],
     ]);
     // mixed statuses, every one of them from the state machine
     expect(new Set(history.map((b) => b.status)).size).toBeGreaterThan(2);
@@ -76,6 +79,7 @@ describe('seed-bench', () => {
       .selectFrom('listings')
       .select(['public_id', 'kind', 'is_active', 'price_cents'])
       .where('vendor_id', '=', seeded.benchVendor.vendorId)
+      .where('public_id', 'like', 'bench-item-%')
       .orderBy('public_id')
       .execute();
     expect(items.map((i) => i.public_id)).toEqual(
@@ -92,6 +96,26 @@ describe('seed-bench', () => {
       .where('vendor_id', '!=', seeded.benchVendor.vendorId)
       .execute();
     expect(others).toHaveLength(2);
+  });
+
+  it('gives the bench vendor multi-unit items, and tops up a database seeded without them', async () => {
+    const unitItems = () =>
+      t.db
+        .selectFrom('listings')
+        .select(['public_id', 'quantity', 'vendor_id'])
+        .where('public_id', 'like', 'bench-units-%')
+        .orderBy('public_id')
+        .execute();
+    const expected = Array.from({ length: BENCH_UNIT_ITEMS }, (_, i) => ({
+      public_id: `bench-units-0${i + 1}`,
+      quantity: BENCH_UNITS_PER_ITEM,
+      vendor_id: seeded.benchVendor.vendorId,
+    }));
+    expect(await unitItems()).toEqual(expected);
+    expect(await seedBenchUnitItems(t.db, now)).toBe(0);
+    await t.db.deleteFrom('listings').where('public_id', '=', 'bench-units-02').execute();
+    expect(await seedBenchUnitItems(t.db, now)).toBe(1);
+    expect(await unitItems()).toEqual(expected);
   });
 
   it('puts the bench vendor clicks inside the last 30 days, organic and marketing in known campaigns', async () => {
