@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
+import { type Migration, type MigrationResultSet, Migrator, NO_MIGRATIONS } from 'kysely/migration';
 import type { Database } from './database.ts';
 import * as accounts from './migrations/2026112101-accounts.ts';
 import * as catalog from './migrations/2026112102-catalog.ts';
@@ -72,4 +72,19 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
 
 export async function migrateDown(db: Kysely<Database>, schema?: string): Promise<string[]> {
   return unwrap(await migrator(db, schema).migrateDown());
+}
+
+/**
+ * Reverts `name` and every migration after it (the schema as it was before `name`): how a test puts a
+ * database back to the state a migration finds on an existing installation, whatever came after it.
+ */
+export async function migrateDownThrough(
+  db: Kysely<Database>,
+  name: string,
+  schema?: string,
+): Promise<string[]> {
+  const names = Object.keys(migrations).sort();
+  const at = names.indexOf(name);
+  if (at < 0) throw new Error(`unknown migration ${name}`);
+  return unwrap(await migrator(db, schema).migrateTo(at === 0 ? NO_MIGRATIONS : names[at - 1]));
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateDown, migrateToLatest } from '../../../src/db/migrate.ts';
+import { migrateDownThrough, migrateToLatest } from '../../../src/db/migrate.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
 import { PASSWORD, registerVendor } from '../../helpers/factories.ts';
 
@@ -138,7 +138,8 @@ describe('the migration', () => {
   it('gives existing vendor profiles usd and UTC', async () => {
     const own = await buildTestApp();
     try {
-      await migrateDown(own.db);
+      const down = await migrateDownThrough(own.db, '2026112501-vendor-money');
+      expect(down.at(-1)).toEqual('Down 2026112501-vendor-money: Success');
       const at = Date.UTC(2026, 0, 1);
       const user = await own.db
         .insertInto('users')

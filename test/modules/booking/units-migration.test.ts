@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateDown, migrateToLatest } from '../../../src/db/migrate.ts';
+import { migrateDownThrough, migrateToLatest } from '../../../src/db/migrate.ts';
 import { vendorProfileId } from '../../helpers/booking-factories.ts';
 import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
@@ -31,7 +31,8 @@ describe('migration 2026112502-units-and-seats', () => {
   it('adds quantity and booking_mode with their defaults and backfills equipment bookings', async () => {
     const [vendor, customer] = await Promise.all([registerVendor(t.app), registerCustomer(t.app)]);
     const vendorId = await vendorProfileId(t.db, vendor.id);
-    expect(await migrateDown(t.db, schema)).toEqual(['Down 2026112502-units-and-seats: Success']);
+    const down = await migrateDownThrough(t.db, '2026112502-units-and-seats', schema);
+    expect(down.at(-1)).toEqual('Down 2026112502-units-and-seats: Success');
     expect(await exclusionConstraints()).toEqual(usingPostgres ? ['bookings_no_overlap'] : []);
 
     // rows as the schema before the migration stores them
@@ -55,7 +56,9 @@ describe('migration 2026112502-units-and-seats', () => {
         values (${id}, ${kind}, ${vendorId}, ${customer.id}, 'approved', ${at + 86_400_000},
         ${at + 90_000_000}, ${participants}, '', '', 4500, 'usd', null, ${at}, ${at})`.execute(t.db);
 
-    expect(await migrateToLatest(t.db, schema)).toEqual(['Up 2026112502-units-and-seats: Success']);
+    expect(await migrateToLatest(t.db, schema)).toEqual(
+      down.map((line) => line.replace('Down', 'Up')).reverse(),
+    );
     expect(await exclusionConstraints()).toEqual([]);
     const listings = await t.db
       .selectFrom('listings')

@@ -1,6 +1,6 @@
 import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateDown, migrateToLatest } from '../../../src/db/migrate.ts';
+import { migrateDownThrough, migrateToLatest } from '../../../src/db/migrate.ts';
 import { pageOf } from '../../../src/http/pagination.ts';
 import { searchWords } from '../../../src/modules/catalog/listing-search.ts';
 import { countListings, listListings } from '../../../src/modules/catalog/listings.repository.ts';
@@ -293,7 +293,9 @@ describe('the search index', () => {
     const vendor = await registerVendor(t.app, { business_name: 'Backfill Boats' });
     const before = await createEquipmentTitled(vendor, 'Pelican pedalo');
     // back to the schema before the search migration; rows written then have no index entry yet
-    expect(await migrateDown(t.db)).toEqual(['Down 2026112503-listing-search: Success']);
+    expect(await migrateDownThrough(t.db, '2026112503-listing-search', await currentSchema())).toEqual([
+      'Down 2026112503-listing-search: Success',
+    ]);
     await t.db
       .updateTable('listings')
       .set({ title: 'Pelican catamaran' })
