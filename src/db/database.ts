@@ -90,6 +90,10 @@ export interface ListingsTable {
   quantity: Generated<number>;
   /** adventures: whole departures or seats (always 'private' for equipment) */
   booking_mode: Generated<BookingMode>;
+  /** cancellation policy (migration 2026112505): a customer's cancel this long before starts_at is refunded in full */
+  free_cancellation_hours: Generated<number>;
+  /** cancellation policy: the share (0–100) of the amount refunded for a later cancel */
+  late_refund_percent: Generated<number>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;
@@ -148,7 +152,13 @@ export interface BookingStatusHistoryTable {
   created_at: Millis;
 }
 
-export type PaymentStatus = 'requires_payment' | 'processing' | 'succeeded' | 'failed' | 'refunded';
+export type PaymentStatus =
+  | 'requires_payment'
+  | 'processing'
+  | 'succeeded'
+  | 'partially_refunded'
+  | 'failed'
+  | 'refunded';
 
 export interface PaymentsTable {
   id: Generated<number>;
@@ -159,6 +169,32 @@ export interface PaymentsTable {
   amount_cents: number;
   currency: string;
   status: PaymentStatus;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export type RefundReason =
+  | 'requested_by_customer'
+  | 'cancelled_by_vendor'
+  | 'expired'
+  | 'vendor_initiated'
+  | 'gateway';
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * A refund of a payment (decisions §12). Written as pending before the gateway is called: a pending row's
+ * amount is reserved, so pending and succeeded refunds together never exceed the payment's amount.
+ */
+export interface RefundsTable {
+  id: Generated<number>;
+  payment_id: number;
+  amount_cents: number;
+  currency: string;
+  reason: RefundReason;
+  status: RefundStatus;
+  note: Generated<string>;
+  /** the gateway's id for the refund; '' until it answered */
+  gateway_refund_id: Generated<string>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -254,6 +290,7 @@ export interface Database {
   bookings: BookingsTable;
   booking_status_history: BookingStatusHistoryTable;
   payments: PaymentsTable;
+  refunds: RefundsTable;
   webhook_events: WebhookEventsTable;
   listing_clicks: ListingClicksTable;
   cache_versions: CacheVersionsTable;

@@ -149,6 +149,8 @@ function selectListings(db: Db, filter: ListingFilter) {
         'listings.capacity',
         'listings.quantity',
         'listings.booking_mode',
+        'listings.free_cancellation_hours',
+        'listings.late_refund_percent',
         'listings.is_active',
         'listings.created_at',
         'listings.updated_at',

@@ -96,8 +96,50 @@ const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> 
   },
 };
 
+/** The longest free-cancellation period: a year (decisions §12). */
+export const MAX_FREE_CANCELLATION_HOURS = 8760;
+
+const FREE_CANCELLATION_HOURS = Type.Integer({
+  minimum: 0,
+  maximum: MAX_FREE_CANCELLATION_HOURS,
+  description:
+    'a paid booking cancelled by its customer at least this many hours before starts_at is refunded in full (default 24)',
+});
+const LATE_REFUND_PERCENT = Type.Integer({
+  minimum: 0,
+  maximum: 100,
+  description:
+    'the share of the amount refunded for a later cancel (before starts_at), rounded down to the cent (default 0)',
+});
+
+const CANCELLATION_POLICY_IN = Type.Object(
+  {
+    free_cancellation_hours: Type.Optional(FREE_CANCELLATION_HOURS),
+    late_refund_percent: Type.Optional(LATE_REFUND_PERCENT),
+  },
+  {
+    description:
+      'what a customer gets back when cancelling a paid booking; a member left out keeps its stored value ' +
+      '(on create: its default). A cancel by the vendor is always refunded in full.',
+  },
+);
+
+export const CancellationPolicySchema = Named(
+  'CancellationPolicy',
+  Type.Object(
+    { free_cancellation_hours: FREE_CANCELLATION_HOURS, late_refund_percent: LATE_REFUND_PERCENT },
+    {
+      description:
+        'A paid booking cancelled by its customer at least free_cancellation_hours before starts_at is ' +
+        'refunded in full; later (still before starts_at) late_refund_percent of the amount, rounded down ' +
+        'to the cent.',
+      examples: [{ free_cancellation_hours: 48, late_refund_percent: 50 }],
+    },
+  ),
+);
+
 /** Writable fields a PUT may leave out (see buildListingSchemas). */
-const ADDED_LATER: ReadonlySet<string> = new Set<ListingAttribute>(['quantity', 'booking_mode']);
+const ADDED_LATER: ReadonlySet<string> = new Set<string>(['quantity', 'booking_mode', 'cancellation_policy']);
 
 // What the document's examples show for each kind.
 const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
@@ -124,6 +166,7 @@ function listingExamples(kind: KindDescriptor) {
     [kind.locationField]: where,
     [kind.priceField]: '45.00',
     ...attributes,
+    cancellation_policy: { free_cancellation_hours: 48, late_refund_percent: 50 },
     is_active: true,
     category_id: 2,
   };
@@ -189,6 +232,7 @@ function buildListingSchemas(kind: KindDescriptor) {
     [kind.locationField]: Text(300),
     [kind.priceField]: MoneyIn,
     ...pick(kind, 'input'),
+    cancellation_policy: CANCELLATION_POLICY_IN,
     is_active: Type.Boolean({ description: 'inactive listings are shown only to their vendor' }),
     category_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   };
@@ -219,6 +263,7 @@ function buildListingSchemas(kind: KindDescriptor) {
             'its bookings; a currency in a request body is ignored',
         }),
         ...pick(kind, 'output'),
+        cancellation_policy: Ref(CancellationPolicySchema),
         is_active: Type.Boolean(),
         category_id: Type.Integer(),
         category: Ref(CategoryRefSchema),

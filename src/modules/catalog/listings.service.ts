@@ -134,6 +134,7 @@ export interface Listing {
   vendor: { business_name: string; slug: string };
   /** the vendor's, read-only */
   currency: string;
+  cancellation_policy: { free_cancellation_hours: number; late_refund_percent: number };
   created_at: string;
   updated_at: string;
   [field: string]: unknown;
@@ -157,6 +158,10 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow): Listing {
     [kind.locationField]: row.location,
     [kind.priceField]: formatMoney(row.price_cents),
     currency: row.vendor_currency,
+    cancellation_policy: {
+      free_cancellation_hours: row.free_cancellation_hours,
+      late_refund_percent: row.late_refund_percent,
+    },
     is_active: row.is_active === 1,
     category_id: row.category_id,
     category: { id: row.category_id, name: row.category_name, slug: row.category_slug },
@@ -410,6 +415,12 @@ async function columnsOf(
     else values.price_cents = cents;
   }
   if (body.is_active !== undefined) values.is_active = body.is_active ? 1 : 0;
+  // each member of the policy is its own column: a PATCH of one keeps the other
+  const policy = body.cancellation_policy as
+    | { free_cancellation_hours?: number; late_refund_percent?: number }
+    | undefined;
+  values.free_cancellation_hours = policy?.free_cancellation_hours;
+  values.late_refund_percent = policy?.late_refund_percent;
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);

@@ -4,9 +4,14 @@ import { MAX_ID } from '../../lib/limits.ts';
 import { BOOKING_STATUSES } from '../booking/index.ts';
 import { EVENT_TYPES } from './payment-status.ts';
 
-const PaymentStatus = StringEnum(['requires_payment', 'processing', 'succeeded', 'failed', 'refunded'], {
-  description: 'requires_payment → processing → succeeded (→ refunded), or failed',
-});
+const PaymentStatus = StringEnum(
+  ['requires_payment', 'processing', 'succeeded', 'partially_refunded', 'failed', 'refunded'],
+  {
+    description:
+      'requires_payment → processing → succeeded (→ partially_refunded while 0 < amount_refunded < amount ' +
+      '→ refunded when equal), or failed',
+  },
+);
 
 const PAYMENT_EXAMPLE = {
   id: 9,

@@ -32,6 +32,7 @@ const COMMON_KEYS = [
   'category',
   'vendor',
   'currency',
+  'cancellation_policy',
   'created_at',
   'updated_at',
 ];

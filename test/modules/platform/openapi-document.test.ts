@@ -131,7 +131,14 @@ describe('the OpenAPI document', () => {
     expect(enumOf(schemas.PaymentWithBookingStatus.properties?.booking_status ?? {})).toEqual([
       ...BOOKING_STATUSES,
     ]);
-    const paymentStatuses = ['requires_payment', 'processing', 'succeeded', 'failed', 'refunded'];
+    const paymentStatuses = [
+      'requires_payment',
+      'processing',
+      'succeeded',
+      'partially_refunded',
+      'failed',
+      'refunded',
+    ];
     expect(schemas.Payment.properties?.status.enum).toEqual(paymentStatuses);
     expect(schemas.WebhookReceipt.properties?.payment_status.enum).toEqual(paymentStatuses);
     const ordering = operation('get', '/api/v1/equipment/items/').parameters?.find(
