@@ -25,7 +25,12 @@ import {
 import { bookingRoutes, checkLimitEdit, listingBookableIn } from './modules/booking/index.ts';
 import { catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
-import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
+import {
+  cancellationRefunds,
+  MockGateway,
+  type PaymentGateway,
+  paymentsRoutes,
+} from './modules/payments/index.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -137,12 +142,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     availableIn: (from, to) => listingBookableIn(from, to, clock.now().getTime()),
     checkLimitEdit,
   });
+  const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
+  const paymentsDeps = { db, clock, gateway };
   await app.register(bookingRoutes, {
     prefix: '/api/v1/booking',
-    deps: { db, clock, findClick: findClickForAttribution, listings: catalogDeps.lookups },
+    deps: {
+      db,
+      clock,
+      findClick: findClickForAttribution,
+      listings: catalogDeps.lookups,
+      refunds: cancellationRefunds(paymentsDeps),
+    },
   });
-  const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
-  await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: { db, clock, gateway } });
+  await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: paymentsDeps });
 
   await app.register(catalogRoutes, { prefix: '/api/v1', deps: catalogDeps });
   await app.register(marketingRoutes, {

@@ -2,6 +2,8 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { systemClock } from './lib/clock.ts';
+import { MockGateway, reconcilePendingRefunds } from './modules/payments/index.ts';
 
 function loadConfigOrExit() {
   try {
@@ -24,7 +26,8 @@ const handle = createDb(config.databaseUrl, {
   guardGroupCommitUnits: config.nodeEnv !== 'production',
 });
 if (config.migrateOnStart) await migrateToLatest(handle.db);
-const app = await buildApp(config, { db: handle.db, poolStats: handle.poolStats });
+const gateway = new MockGateway(config.paymentWebhookSecret);
+const app = await buildApp(config, { db: handle.db, poolStats: handle.poolStats, gateway });
 app.addHook('onClose', () => handle.close());
 
 if (!config.paymentWebhookSecret) {
@@ -55,3 +58,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+
+// Refunds a crash left between the gateway call and the record of its outcome: asked again with the same
+// idempotency key, so the gateway answers the refund it made instead of making another (refunds.service.ts).
+reconcilePendingRefunds({ db: handle.db, clock: systemClock, gateway }).then(
+  (count) => {
+    if (count > 0) app.log.info({ count }, 'pending refunds reconciled');
+  },
+  (error) => app.log.error({ err: error }, 'reconciling pending refunds failed'),
+);

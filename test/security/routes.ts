@@ -64,6 +64,27 @@ async function freshPayment(world: World, party: Party): Promise<number> {
   return intent.json().payment.id;
 }
 
+/** A fresh payment that succeeded (the refund route needs money to refund). */
+async function freshPaidPayment(world: World, party: Party): Promise<number> {
+  const id = await freshPayment(world, party);
+  const status = await world.api({
+    method: 'GET',
+    url: `/api/v1/payment/${id}/status/`,
+    token: party.customer.token,
+  });
+  const paid = await world.api({
+    method: 'POST',
+    url: '/api/v1/payment/webhooks/gateway/',
+    payload: {
+      gateway_event_id: `evt_${unique()}`,
+      event_type: 'payment_intent.succeeded',
+      gateway_payment_intent_id: status.json().gateway_payment_intent_id,
+    },
+  });
+  expect(paid.json().payment_status, paid.body).toBe('succeeded');
+  return id;
+}
+
 /** Resources reached by a path parameter, and who owns them. */
 export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
   {
@@ -100,6 +121,10 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
   {
     match: /\/bookings\/:id\//,
     resource: { kind: 'booking', twoParty: true, idOf: (p) => p.bookingId, fresh: freshBooking },
+  },
+  {
+    match: /\/:payment_id\/refunds\//,
+    resource: { kind: 'payment', twoParty: true, idOf: (p) => p.paymentId, fresh: freshPaidPayment },
   },
   {
     match: /\/:payment_id\//,
@@ -261,7 +286,12 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/booking\/bookings\/request\/$/,
     body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), customer_notes: 'hi' }),
   },
-  { method: 'POST', match: /\/bookings\/:id\/(approve|decline|cancel)\/$/, body: () => ({ note: 'ok' }) },
+  {
+    method: 'POST',
+    match: /\/bookings\/:id\/(approve|decline|cancel|vendor-cancel)\/$/,
+    body: () => ({ note: 'ok' }),
+  },
+  { method: 'POST', match: /\/payment\/:payment_id\/refunds\/$/, body: () => ({ note: 'ok' }) },
   { method: 'POST', match: /\/payment\/intents\/$/, body: (_w, p) => ({ booking_id: p.paidBookingId }) },
   {
     method: 'POST',

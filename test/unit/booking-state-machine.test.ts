@@ -12,13 +12,31 @@ import {
   TRANSITIONS,
 } from '../../src/modules/booking/booking.state-machine.ts';
 
-// Every (state, action) pair, written out as decisions §6 states it.
+// Every (state, action) pair, written out as decisions §6 (and §12's vendor-cancel) state it.
 const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null>> = {
-  requested: { approve: 'approved', decline: 'declined', cancel: 'cancelled', confirm_payment: null },
-  approved: { approve: null, decline: 'declined', cancel: 'cancelled', confirm_payment: 'confirmed' },
-  declined: { approve: null, decline: null, cancel: null, confirm_payment: null },
-  cancelled: { approve: null, decline: null, cancel: null, confirm_payment: null },
-  confirmed: { approve: null, decline: null, cancel: 'cancelled', confirm_payment: null },
+  requested: {
+    approve: 'approved',
+    decline: 'declined',
+    cancel: 'cancelled',
+    vendor_cancel: 'cancelled',
+    confirm_payment: null,
+  },
+  approved: {
+    approve: null,
+    decline: 'declined',
+    cancel: 'cancelled',
+    vendor_cancel: 'cancelled',
+    confirm_payment: 'confirmed',
+  },
+  declined: { approve: null, decline: null, cancel: null, vendor_cancel: null, confirm_payment: null },
+  cancelled: { approve: null, decline: null, cancel: null, vendor_cancel: null, confirm_payment: null },
+  confirmed: {
+    approve: null,
+    decline: null,
+    cancel: 'cancelled',
+    vendor_cancel: 'cancelled',
+    confirm_payment: null,
+  },
 };
 
 describe('booking state machine', () => {

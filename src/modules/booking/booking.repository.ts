@@ -88,6 +88,26 @@ export async function findBookingParties(
 }
 
 /**
+ * What a cancel's refund depends on: when the booking starts and its listing's cancellation policy (as it
+ * is now; a scalar subquery on the listing's primary key, like the view's).
+ */
+export async function findCancellationTerms(db: Db, id: number) {
+  return db
+    .selectFrom('bookings')
+    .select((eb) => {
+      const listing = () => eb.selectFrom('listings').whereRef('listings.id', '=', 'bookings.listing_id');
+      return [
+        'bookings.starts_at',
+        listing().select('listings.free_cancellation_hours').as('free_cancellation_hours'),
+        listing().select('listings.late_refund_percent').as('late_refund_percent'),
+      ];
+    })
+    .where('bookings.id', '=', id)
+    .$narrowType<{ free_cancellation_hours: number; late_refund_percent: number }>()
+    .executeTakeFirst();
+}
+
+/**
  * Moves a booking to `to` only if its status is still one of `from`: the guard that makes a transition
  * lose cleanly (false) instead of overwriting one that won.
  */

@@ -194,25 +194,14 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   );
 
   const transitions = [
-    ['approve', 'vendor', schemas.ApproveBody, 'Approve a requested booking (the listing’s vendor)'],
-    [
-      'decline',
-      'vendor',
-      schemas.DeclineBody,
-      'Decline a requested or approved booking (the listing’s vendor)',
-    ],
-    [
-      'cancel',
-      'customer',
-      schemas.CancelBody,
-      'Cancel a requested, approved or confirmed booking (its customer)',
-    ],
+    ['approve', schemas.ApproveBody, 'Approve a requested booking (the listing’s vendor)'],
+    ['decline', schemas.DeclineBody, 'Decline a requested or approved booking (the listing’s vendor)'],
   ] as const;
-  for (const [action, auth, body, summary] of transitions) {
+  for (const [action, body, summary] of transitions) {
     app.post(
       `/bookings/:id/${action}/`,
       {
-        config: { auth },
+        config: { auth: 'vendor' },
         // every field is optional, so a POST without a body means "no fields"
         preValidation: async (request) => {
           request.body ??= {};
@@ -229,6 +218,51 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       },
       async (request) =>
         bookings.transitionBooking(deps, callerOf(request), request.params.id, action, request.body),
+    );
+  }
+
+  const cancels = [
+    [
+      'cancel',
+      'customer',
+      schemas.CancelBody,
+      'Cancel a requested, approved or confirmed booking (its customer)',
+      'A confirmed booking only before starts_at (after: 409 invalid_state). A paid booking is refunded ' +
+        "by the listing's cancellation_policy: in full when cancelled at least free_cancellation_hours " +
+        'before starts_at, else late_refund_percent of the amount, rounded down to the cent; a zero refund ' +
+        'makes no refund object. The answer carries the refund (or null).',
+    ],
+    [
+      'vendor-cancel',
+      'vendor',
+      schemas.VendorCancelBody,
+      'Cancel a requested, approved or confirmed booking (the listing’s vendor)',
+      'A paid booking is refunded in full (reason cancelled_by_vendor). The answer carries the refund (or ' +
+        "null). The booking's customer calling it is 403.",
+    ],
+  ] as const;
+  for (const [path, auth, body, summary, description] of cancels) {
+    const action = path === 'cancel' ? 'cancel' : 'vendor_cancel';
+    app.post(
+      `/bookings/:id/${path}/`,
+      {
+        config: { auth },
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        schema: {
+          tags,
+          summary,
+          description,
+          params: IdParams,
+          body,
+          'x-optional-body': true,
+          response: { 200: Ref(schemas.CancelledBookingSchema) },
+          'x-errors': [409],
+        },
+      },
+      async (request) =>
+        bookings.cancelBooking(deps, callerOf(request), request.params.id, action, request.body),
     );
   }
 };

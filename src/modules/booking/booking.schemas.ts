@@ -1,6 +1,16 @@
 import { Type } from 'typebox';
 import { PageQuery, PaginatedSchema } from '../../http/pagination.ts';
-import { DateTimeIn, DateTimeOut, MoneyOut, Named, Nullable, Ref, Text } from '../../http/schemas.ts';
+import {
+  DateTimeIn,
+  DateTimeOut,
+  exampleOf,
+  MoneyOut,
+  Named,
+  Nullable,
+  Ref,
+  StringEnum,
+  Text,
+} from '../../http/schemas.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 
 const ListingId = Type.Integer({ minimum: 1, maximum: MAX_ID });
@@ -306,6 +316,70 @@ export const BookingSchema = Named(
 );
 export const BookingPage = PaginatedSchema(BookingSchema);
 
+const REFUND_EXAMPLE = {
+  id: 3,
+  payment_id: 9,
+  amount: '90.00',
+  currency: 'usd',
+  reason: 'requested_by_customer',
+  status: 'succeeded',
+  created_at: '2026-05-06T10:00:00.000Z',
+  updated_at: '2026-05-06T10:00:00.000Z',
+};
+
+// The refund object is defined here, not in the payments module, because a cancel answers with one and
+// imports run booking ← payments (the payments module maps its rows to this shape).
+export const RefundSchema = Named(
+  'Refund',
+  Type.Object(
+    {
+      id: Type.Integer(),
+      payment_id: Type.Integer(),
+      amount: MoneyOut,
+      currency: Type.String({ description: "the payment's (lower-case ISO 4217)" }),
+      reason: StringEnum(
+        ['requested_by_customer', 'cancelled_by_vendor', 'expired', 'vendor_initiated', 'gateway'],
+        {
+          description:
+            "requested_by_customer: the customer's cancel; cancelled_by_vendor: vendor-cancel, or a payment " +
+            'that succeeded after the vendor declined; expired: a payment that succeeded after the hold ' +
+            "expired; vendor_initiated: the vendor's refund endpoint; gateway: a charge.refunded webhook",
+        },
+      ),
+      status: StringEnum(['pending', 'succeeded', 'failed'], {
+        description:
+          'pending while the gateway has not answered (its amount is already reserved; a pending refund is ' +
+          'completed at the next start-up or by charge.refunded, never twice); failed frees the amount',
+      }),
+      created_at: DateTimeOut,
+      updated_at: DateTimeOut,
+    },
+    { description: 'A refund of (part of) a payment, modelled on Stripe’s.', examples: [REFUND_EXAMPLE] },
+  ),
+);
+
+export const CancelledBookingSchema = Named(
+  'CancelledBooking',
+  Type.Object(
+    {
+      ...BookingSchema.properties,
+      refund: Nullable(Ref(RefundSchema)),
+    },
+    {
+      description:
+        'The booking after a cancel, with the refund the cancel made: null when nothing was paid or the ' +
+        'policy refunds nothing.',
+      examples: [
+        {
+          ...(exampleOf(BookingSchema) as object),
+          status: 'cancelled',
+          refund: REFUND_EXAMPLE,
+        },
+      ],
+    },
+  ),
+);
+
 export const BookingRequestBody = Type.Object(
   {
     ...listingIds,
@@ -346,6 +420,10 @@ export const DeclineBody = ApproveBody;
 export const CancelBody = Type.Object(
   { note: Type.Optional(Text(2000)) },
   { examples: [{ note: 'Plans changed.' }] },
+);
+export const VendorCancelBody = Type.Object(
+  { note: Type.Optional(Text(2000)) },
+  { examples: [{ note: 'The boat is out of service.' }] },
 );
 
 export const BookingListQuery = Type.Object({ ...PageQuery, status: Type.Optional(BookingStatusSchema) });

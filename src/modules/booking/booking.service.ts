@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { BookingStatus, Database, Db, TrafficType } from '../../db/database.ts';
+import type {
+  BookingStatus,
+  Database,
+  Db,
+  RefundReason,
+  RefundStatus,
+  TrafficType,
+} from '../../db/database.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
@@ -40,6 +47,7 @@ import {
   partyOf,
   TRANSITIONS,
 } from './booking.state-machine.ts';
+import { customerRefundCents } from './cancellation.ts';
 import { totalPriceCents } from './pricing.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
@@ -51,12 +59,57 @@ export interface ClickForBooking {
 }
 export type FindClick = (db: Db, id: number) => Promise<ClickForBooking | undefined>;
 
+/** A refund as the API shows it (the payments module makes them; RefundSchema in booking.schemas.ts). */
+export interface Refund {
+  id: number;
+  payment_id: number;
+  amount: string;
+  currency: string;
+  reason: RefundReason;
+  status: RefundStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Why a cancel refunds: the customer's cancel, or the vendor's. */
+export type CancelRefundReason = 'requested_by_customer' | 'cancelled_by_vendor';
+
+/** A paid payment of a booking: its amount and what of it no refund has taken or reserved yet. */
+export interface PaidAmount {
+  amountCents: number;
+  remainingCents: number;
+}
+
+/**
+ * What a cancel needs of the payments module; `buildApp` hands it in (booking never imports payments).
+ * The refund is reserved in the cancel's own transaction, so a cancelled paid booking always has its
+ * refund recorded, and sent to the gateway only after the commit.
+ */
+export interface CancellationRefunds {
+  /** Locks the booking's payments; called before the booking's own lock, in the webhook's lock order. */
+  lockPayments(trx: Db, bookingId: number): Promise<void>;
+  /**
+   * Reserves a pending refund of the booking's paid payment, of the cents `amountOf` gives (capped at
+   * what remains); the refund's id, or undefined when nothing is paid or the amount is zero.
+   */
+  reserve(
+    trx: Db,
+    bookingId: number,
+    amountOf: (paid: PaidAmount) => number,
+    reason: CancelRefundReason,
+    now: number,
+  ): Promise<number | undefined>;
+  /** After the commit: the gateway's refund and its recorded outcome. */
+  complete(refundId: number): Promise<Refund>;
+}
+
 export interface BookingDeps {
   db: Kysely<Database>;
   clock: Clock;
   findClick: FindClick;
   /** the catalog's cached lookups (availability checks find the listing there) */
   listings: Pick<ListingLookups, 'byId'>;
+  refunds: CancellationRefunds;
 }
 
 // --- the API object, mapped from rows in one place ---------------------------------------------------------
@@ -371,9 +424,47 @@ export interface TransitionInput {
 }
 
 /**
- * approve / decline / cancel. The booking row is read under lock and moved by an UPDATE guarded by
- * `status IN (allowed)`: two simultaneous transitions run one after the other, and the second sees the
- * first's result (409 invalid_state when it no longer applies).
+ * Moves the booking the caller is a party to by `action`, in the caller's transaction: the booking row is
+ * read under lock and moved by an UPDATE guarded by `status IN (allowed)`, so two simultaneous transitions
+ * run one after the other, and the second sees the first's result (409 invalid_state when it no longer
+ * applies). `refuse` may refuse the move from the status found (under the lock).
+ */
+async function moveBooking(
+  trx: Db,
+  caller: AuthUser,
+  id: number,
+  action: PartyAction,
+  input: TransitionInput,
+  now: number,
+  refuse?: (status: BookingStatus) => AppError | undefined,
+): Promise<void> {
+  const transition = TRANSITIONS[action];
+  const booking = await repo.findBookingParties(trx, id, { forUpdate: true });
+  const party = booking && partyToRow(booking, caller);
+  if (!booking || !party) throw bookingNotFound();
+  if (party !== transition.actor) throw permissionDenied(deniedMessage(action));
+  const next = nextStatus(booking.status, action);
+  if (!next) throw invalidState(booking.status, action);
+  const refused = refuse?.(booking.status);
+  if (refused) throw refused;
+  const vendorNotes = transition.to === 'cancelled' ? undefined : input.vendor_notes;
+  const moved = await repo.updateStatusIfIn(trx, id, transition.from, next, {
+    updated_at: now,
+    ...(vendorNotes === undefined ? {} : { vendor_notes: vendorNotes }),
+  });
+  if (!moved) throw invalidState(booking.status, action);
+  await repo.insertHistory(trx, {
+    booking_id: id,
+    from_status: booking.status,
+    to_status: next,
+    note: input.note ?? '',
+    actor_id: caller.id,
+    created_at: now,
+  });
+}
+
+/**
+ * approve / decline (see moveBooking).
  *
  * No transition re-checks units or seats, because none can add to what a listing holds: a booking holds
  * its units from `requested` on (checked under the listing's lock when it was requested), approve and the
@@ -383,34 +474,57 @@ export async function transitionBooking(
   deps: BookingDeps,
   caller: AuthUser,
   id: number,
-  action: PartyAction,
+  action: 'approve' | 'decline',
   input: TransitionInput = {},
 ): Promise<Booking> {
-  const transition = TRANSITIONS[action];
   const now = deps.clock.now().getTime();
-  await inTransaction(deps.db, async (trx) => {
-    const booking = await repo.findBookingParties(trx, id, { forUpdate: true });
-    const party = booking && partyToRow(booking, caller);
-    if (!booking || !party) throw bookingNotFound();
-    if (party !== transition.actor) throw permissionDenied(deniedMessage(action));
-    const next = nextStatus(booking.status, action);
-    if (!next) throw invalidState(booking.status, action);
-    const vendorNotes = action === 'cancel' ? undefined : input.vendor_notes;
-    const moved = await repo.updateStatusIfIn(trx, id, transition.from, next, {
-      updated_at: now,
-      ...(vendorNotes === undefined ? {} : { vendor_notes: vendorNotes }),
-    });
-    if (!moved) throw invalidState(booking.status, action);
-    await repo.insertHistory(trx, {
-      booking_id: id,
-      from_status: booking.status,
-      to_status: next,
-      note: input.note ?? '',
-      actor_id: caller.id,
-      created_at: now,
-    });
-  });
+  await inTransaction(deps.db, (trx) => moveBooking(trx, caller, id, action, input, now));
   return bookingObject(deps.db, id);
+}
+
+/** A booking after a cancel, with the refund the cancel made (null when none). */
+export type CancelledBooking = Booking & { refund: Refund | null };
+
+/**
+ * The customer's cancel or the vendor's (decisions §12). The customer may cancel a confirmed booking only
+ * before it starts, and gets back what the listing's cancellation policy says (customerRefundCents); the
+ * vendor's cancel refunds in full. The move and the refund's reservation share one transaction, which
+ * takes the booking's payment locks before the booking's (the webhook's order); the gateway is called
+ * after the commit, never inside it.
+ */
+export async function cancelBooking(
+  deps: BookingDeps,
+  caller: AuthUser,
+  id: number,
+  action: 'cancel' | 'vendor_cancel',
+  input: { note?: string } = {},
+): Promise<CancelledBooking> {
+  const now = deps.clock.now().getTime();
+  const refundId = await inTransaction(deps.db, async (trx) => {
+    await deps.refunds.lockPayments(trx, id);
+    const terms = await repo.findCancellationTerms(trx, id);
+    if (!terms) throw bookingNotFound();
+    await moveBooking(trx, caller, id, action, input, now, (status) =>
+      action === 'cancel' && status === 'confirmed' && now >= terms.starts_at
+        ? new AppError('invalid_state', 'A confirmed booking can be cancelled only before it starts.')
+        : undefined,
+    );
+    if (action === 'vendor_cancel')
+      return deps.refunds.reserve(trx, id, (paid) => paid.remainingCents, 'cancelled_by_vendor', now);
+    const policy = {
+      freeCancellationHours: terms.free_cancellation_hours,
+      lateRefundPercent: terms.late_refund_percent,
+    };
+    return deps.refunds.reserve(
+      trx,
+      id,
+      (paid) => customerRefundCents(policy, terms.starts_at, now, paid.amountCents),
+      'requested_by_customer',
+      now,
+    );
+  });
+  const refund = refundId === undefined ? null : await deps.refunds.complete(refundId);
+  return { ...(await bookingObject(deps.db, id)), refund };
 }
 
 function invalidState(status: BookingStatus, action: string): AppError {

@@ -9,7 +9,7 @@ export const BOOKING_STATUSES = ['requested', 'approved', 'declined', 'cancelled
 /** States that hold their time window: overlapping requests are refused while one of these holds it. */
 export const ACTIVE_STATUSES = ['requested', 'approved', 'confirmed'] as const;
 
-export type BookingAction = 'approve' | 'decline' | 'cancel' | 'confirm_payment';
+export type BookingAction = 'approve' | 'decline' | 'cancel' | 'vendor_cancel' | 'confirm_payment';
 
 /** A party to a booking: its customer, or the vendor of its listing. */
 export type BookingParty = 'customer' | 'vendor';
@@ -28,6 +28,7 @@ export const TRANSITIONS = {
   approve: { actor: 'vendor', from: ['requested'], to: 'approved' },
   decline: { actor: 'vendor', from: ['requested', 'approved'], to: 'declined' },
   cancel: { actor: 'customer', from: ['requested', 'approved', 'confirmed'], to: 'cancelled' },
+  vendor_cancel: { actor: 'vendor', from: ['requested', 'approved', 'confirmed'], to: 'cancelled' },
   confirm_payment: { actor: 'system', from: ['approved'], to: 'confirmed' },
 } as const satisfies Readonly<Record<BookingAction, Transition>>;
 
@@ -44,7 +45,8 @@ const ACTOR_NAMES: Record<BookingActor, string> = {
 
 /** Why a caller who is not the action's actor is refused, stated from the transition's actor. */
 export function deniedMessage(action: BookingAction): string {
-  return `Only ${ACTOR_NAMES[TRANSITIONS[action].actor]} can ${action} a booking.`;
+  // the action as its path names it (vendor_cancel → vendor-cancel)
+  return `Only ${ACTOR_NAMES[TRANSITIONS[action].actor]} can ${action.replaceAll('_', '-')} a booking.`;
 }
 
 /**

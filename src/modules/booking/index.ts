@@ -3,16 +3,20 @@
 export { listingAvailableIn, listingBookableIn } from './availability.repository.ts';
 export { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
 export { bookingRoutes } from './booking.routes.ts';
-export { BookingSchema } from './booking.schemas.ts';
+export { BookingSchema, RefundSchema } from './booking.schemas.ts';
 export {
   type Booking,
   type BookingDeps,
   type BookingForPayment,
+  type CancellationRefunds,
+  type CancelRefundReason,
   type ClickForBooking,
   checkLimitEdit,
   confirmApprovedBooking,
   type FindClick,
   findBookingForPayment,
+  type PaidAmount,
+  type Refund,
 } from './booking.service.ts';
 export {
   ACTIVE_STATUSES,

@@ -9,6 +9,13 @@ export interface PaymentGateway {
   createIntent(input: { amountCents: number; currency: string; bookingId: number }): Promise<GatewayIntent>;
   /** Cancels an intent nobody has started paying, so the gateway refuses any later attempt on it. */
   cancelIntent(intentId: string): Promise<void>;
+  /**
+   * Refunds part or all of a charge. `idempotencyKey` names the refund (our refund row's id): the gateway
+   * makes one refund per key however often it is asked, so a refund retried after a crash is never made
+   * twice. Answers the refund's outcome; throws when the outcome is unknown (the call may have been made),
+   * and the refund is then asked again later with the same key.
+   */
+  refund(input: GatewayRefundInput): Promise<GatewayRefund>;
   /** A charge id for a succeeded payment whose event carried none. */
   newChargeId(): string;
   /** Throws WebhookSignatureError unless the raw body carries a valid, fresh signature. */
@@ -18,6 +25,18 @@ export interface PaymentGateway {
 export interface GatewayIntent {
   intentId: string;
   clientSecret: string;
+}
+
+export interface GatewayRefundInput {
+  chargeId: string;
+  amountCents: number;
+  currency: string;
+  idempotencyKey: string;
+}
+
+export interface GatewayRefund {
+  refundId: string;
+  status: 'succeeded' | 'failed';
 }
 
 export class WebhookSignatureError extends Error {}
@@ -70,6 +89,13 @@ export class MockGateway implements PaymentGateway {
 
   async cancelIntent(_intentId: string): Promise<void> {
     // the mock keeps no intents: nothing to refuse later
+  }
+
+  async refund(input: GatewayRefundInput): Promise<GatewayRefund> {
+    // The id follows from the key, so asking again with one key answers the same refund, as a real
+    // gateway's idempotency does; the mock keeps no state.
+    const digest = createHmac('sha256', 'mock-refund').update(input.idempotencyKey).digest('hex');
+    return { refundId: `re_mock_${digest.slice(0, 24)}`, status: 'succeeded' };
   }
 
   newChargeId(): string {

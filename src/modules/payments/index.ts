@@ -3,3 +3,4 @@ export { MockGateway, type PaymentGateway, SIGNATURE_HEADER, signWebhook } from 
 export { EVENT_TYPES, type GatewayEventType } from './payment-status.ts';
 export { paymentsRoutes } from './payments.routes.ts';
 export type { PaymentsDeps } from './payments.service.ts';
+export { cancellationRefunds, reconcilePendingRefunds } from './refunds.service.ts';

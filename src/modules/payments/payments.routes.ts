@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.ts';
 import { Ref } from '../../http/schemas.ts';
+import { RefundSchema } from '../booking/index.ts';
 import { SIGNATURE_HEADER } from './gateway.ts';
 import * as schemas from './payments.schemas.ts';
 import * as payments from './payments.service.ts';
+import * as refunds from './refunds.service.ts';
 
 const tags = ['payments'];
 
@@ -46,6 +48,34 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ deps: payments.Payments
       },
     },
     async (request) => payments.getPaymentStatus(deps, callerOf(request), request.params.payment_id),
+  );
+
+  app.post(
+    '/:payment_id/refunds/',
+    {
+      config: { auth: 'vendor' },
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+      schema: {
+        tags,
+        summary: 'Refund (part of) a payment (the booking’s vendor)',
+        description:
+          'amount defaults to all that remains. A payment not succeeded or partially_refunded is 409 ' +
+          "invalid_state (checked first); more than remains is 400 on amount; the booking's customer is " +
+          '403. The refund goes through the gateway after its amount is reserved, so simultaneous refunds ' +
+          'never exceed the payment; it answers pending when the gateway has not answered yet.',
+        params: schemas.PaymentIdParams,
+        body: schemas.RefundBody,
+        'x-optional-body': true,
+        response: { 201: Ref(RefundSchema) },
+        'x-errors': [409],
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await refunds.refundPayment(deps, callerOf(request), request.params.payment_id, request.body)),
   );
 
   app.post(

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { DateTimeOut, MoneyOut, Named, Ref, StringEnum, serviceChecks } from '../../http/schemas.ts';
+import { DateTimeOut, MoneyOut, Named, Ref, StringEnum, serviceChecks, Text } from '../../http/schemas.ts';
 import { MAX_ID } from '../../lib/limits.ts';
-import { BOOKING_STATUSES } from '../booking/index.ts';
+import { BOOKING_STATUSES, RefundSchema } from '../booking/index.ts';
 import { EVENT_TYPES } from './payment-status.ts';
 
 const PaymentStatus = StringEnum(
@@ -21,6 +21,8 @@ const PAYMENT_EXAMPLE = {
   amount: '90.00',
   currency: 'eur',
   status: 'requires_payment',
+  amount_refunded: '0.00',
+  refunds: [],
   created_at: '2026-05-04T15:05:00.000Z',
   updated_at: '2026-05-04T15:05:00.000Z',
 };
@@ -38,6 +40,8 @@ export const PaymentSchema = Named(
         description: "lower-case ISO 4217 code: always the booking's (fixed when it was requested)",
       }),
       status: PaymentStatus,
+      amount_refunded: MoneyOut,
+      refunds: Type.Array(Ref(RefundSchema), { description: 'oldest first' }),
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
     },
@@ -87,6 +91,18 @@ export const PaymentStatusResponse = Named(
     { ...PaymentSchema.properties, booking_status: StringEnum(BOOKING_STATUSES) },
     { examples: [{ ...PAYMENT_EXAMPLE, booking_status: 'approved' }] },
   ),
+);
+
+export const RefundBody = Type.Object(
+  {
+    amount: Type.Optional(
+      Type.Union([Type.String({ maxLength: 32 }), Type.Number()], {
+        description: 'decimal string or number, > 0, at most two decimals; default: all that remains',
+      }),
+    ),
+    note: Type.Optional(Text(2000)),
+  },
+  { examples: [{ amount: '20.00', note: 'One paddle was missing.' }] },
 );
 
 export const PaymentIdParams = Type.Object({

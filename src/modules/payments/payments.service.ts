@@ -16,6 +16,14 @@ import {
 import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
 import { canMovePayment, EVENT_STATUS, type GatewayEventType, OPEN_STATUSES } from './payment-status.ts';
 import * as repo from './payments.repository.ts';
+import { type RefundRow, refundsOf } from './refunds.repository.ts';
+import {
+  completeRefund,
+  recordGatewayRefund,
+  refundedCents,
+  refundLatePayment,
+  toRefund,
+} from './refunds.service.ts';
 
 export interface PaymentsDeps {
   db: Kysely<Database>;
@@ -23,7 +31,8 @@ export interface PaymentsDeps {
   gateway: PaymentGateway;
 }
 
-export function toPayment(row: repo.PaymentRow) {
+/** A payment as the API shows it, with its refunds (oldest first) and what they have refunded. */
+export function toPayment(row: repo.PaymentRow, refunds: readonly RefundRow[]) {
   return {
     id: row.id,
     booking_id: row.booking_id,
@@ -32,6 +41,8 @@ export function toPayment(row: repo.PaymentRow) {
     amount: formatMoney(row.amount_cents),
     currency: row.currency,
     status: row.status,
+    amount_refunded: formatMoney(refundedCents(refunds)),
+    refunds: refunds.map(toRefund),
     created_at: formatDateTime(row.created_at),
     updated_at: formatDateTime(row.updated_at),
   };
@@ -92,7 +103,8 @@ export async function createPaymentIntent(
   const requested = requestedCurrency(input.currency);
   const respond = (row: repo.PaymentRow, created: boolean): IntentResult => ({
     created,
-    body: { payment: toPayment(row), client_secret: row.client_secret, mocked: deps.gateway.mocked },
+    // an open payment has no refunds: a refund needs a succeeded payment, and charge.refunded closes it
+    body: { payment: toPayment(row, []), client_secret: row.client_secret, mocked: deps.gateway.mocked },
   });
   const checked = await inReadSnapshot(deps.db, async (db) => {
     const booking = await payableBooking(db, caller, input.booking_id);
@@ -140,7 +152,8 @@ export async function getPaymentStatus(deps: PaymentsDeps, caller: AuthUser, pay
   const payment = await repo.findPaymentById(deps.db, paymentId);
   const booking = payment && (await findBookingForPayment(deps.db, payment.booking_id));
   if (!payment || !booking || !partyOf(booking, caller)) throw notFound('Payment not found.');
-  return { ...toPayment(payment), booking_status: booking.status };
+  const refunds = await refundsOf(deps.db, [payment.id]);
+  return { ...toPayment(payment, refunds), booking_status: booking.status };
 }
 
 export interface WebhookInput {
@@ -190,10 +203,14 @@ export async function applyWebhookEvent(deps: PaymentsDeps, event: WebhookInput)
   }
 }
 
-/** An event's outcome, and the intent to cancel at the gateway once its transaction has committed. */
+/**
+ * An event's outcome, and what to do at the gateway once its transaction has committed: the intent to
+ * cancel, the refund to complete.
+ */
 interface AppliedEvent {
   result: WebhookResult;
   supersededIntent?: string;
+  lateRefund?: number;
 }
 
 async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): Promise<WebhookResult> {
@@ -242,6 +259,7 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
       gateway_charge_id: chargeId,
       updated_at: now,
     });
+    if (target === 'refunded') await recordGatewayRefund(trx, updated, now);
     const result: WebhookResult = {
       received: true,
       duplicate: false,
@@ -249,12 +267,20 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
       payment_status: updated.status,
     };
     if (target !== 'succeeded') return { result };
-    // A booking declined or cancelled meanwhile stays as it is; the payment still records the success.
-    await confirmApprovedBooking(trx, payment.booking_id, now);
-    return { result, supersededIntent: await closeSupersededPayment(trx, payment.booking_id, now) };
+    // A booking declined or cancelled meanwhile stays as it is; the payment records the success and is
+    // refunded (reserved here, with the success, so no crash can lose it).
+    const confirmed = await confirmApprovedBooking(trx, payment.booking_id, now);
+    const booking = confirmed ? undefined : await findBookingForPayment(trx, payment.booking_id);
+    return {
+      result,
+      supersededIntent: await closeSupersededPayment(trx, payment.booking_id, now),
+      lateRefund: booking && (await refundLatePayment(trx, updated, booking.status, now)),
+    };
   });
   // at the gateway after the commit: never a network call inside a transaction (see createPaymentIntent)
   if (applied.supersededIntent !== undefined) await deps.gateway.cancelIntent(applied.supersededIntent);
+  // the answer tells what the event did (succeeded); the refund shows on the payment
+  if (applied.lateRefund !== undefined) await completeRefund(deps, applied.lateRefund);
   return applied.result;
 }
 

@@ -1,0 +1,22 @@
+import { HOUR_MS } from '../../lib/datetime.ts';
+
+/** A listing's cancellation policy (decisions §12). */
+export interface CancellationPolicy {
+  freeCancellationHours: number;
+  lateRefundPercent: number;
+}
+
+/**
+ * The cents a customer's cancel at `now` refunds of a paid amount: all of it at least
+ * `freeCancellationHours` before the booking starts, else `lateRefundPercent` of it rounded down to the
+ * cent. Integer cents throughout: the product stays far below 2^53 for any amount under the money limit.
+ */
+export function customerRefundCents(
+  policy: CancellationPolicy,
+  startsAt: number,
+  now: number,
+  amountCents: number,
+): number {
+  if (startsAt - now >= policy.freeCancellationHours * HOUR_MS) return amountCents;
+  return Math.floor((amountCents * policy.lateRefundPercent) / 100);
+}
