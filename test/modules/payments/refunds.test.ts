@@ -3,7 +3,7 @@ import type { GatewayRefund, GatewayRefundInput } from '../../../src/modules/pay
 import { MockGateway, reconcilePendingRefunds } from '../../../src/modules/payments/index.ts';
 import { buildTestApp, type TestApp } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
-import { bookedFixture } from '../../helpers/refund-factories.ts';
+import { type BookedFixture, bookedFixture } from '../../helpers/refund-factories.ts';
 
 // Cancellation policies and refunds (decisions §12), on SQLite and on PostgreSQL (TEST_DATABASE_URL).
 
@@ -44,12 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const cancel = (
-  f: { api: (o: object) => Promise<{ statusCode: number; json(): any }> },
-  id: number,
-  token: string,
-  action = 'cancel',
-) => f.api({ method: 'POST', url: `/api/v1/booking/bookings/${id}/${action}/`, token });
+const cancel = (f: BookedFixture, id: number, token: string, action = 'cancel') =>
+  f.api({ method: 'POST', url: `/api/v1/booking/bookings/${id}/${action}/`, token });
 
 describe('customer cancel under the cancellation policy', () => {
   it('refunds in full at least free_cancellation_hours before the start', async () => {
@@ -147,7 +143,7 @@ describe('vendor-cancel', () => {
 });
 
 describe('vendor refunds', () => {
-  const refund = (f: Awaited<ReturnType<typeof bookedFixture>>, token: string, payload: object = {}) =>
+  const refund = (f: BookedFixture, token: string, payload: object = {}) =>
     f.api({ method: 'POST', url: `/api/v1/payment/${f.paymentId}/refunds/`, token, payload });
 
   it('refunds part, then what remains by default; more than remains is 400, then 409 once refunded', async () => {
