@@ -432,3 +432,34 @@ describe('the header', () => {
     expect((await keyRows()).length).toBe(rowsBefore);
   });
 });
+
+describe('the OpenAPI document', () => {
+  interface Operation {
+    security: Record<string, string[]>[];
+    parameters?: { in: string; name: string; required?: boolean }[];
+    responses: Record<string, { headers?: Record<string, unknown> }>;
+  }
+
+  it('declares the header, 409 and 422 on every authenticated POST and on nothing else', async () => {
+    const doc = (await api({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    let keyed = 0;
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(methods)) {
+        const header = operation.parameters?.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+        const authenticated = operation.security.length > 0 && operation.security.every((s) => s.bearerAuth);
+        if (method === 'post' && authenticated) {
+          keyed++;
+          expect(header, path).toMatchObject({ required: false });
+          expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(['409', '422']));
+          const success = Object.keys(operation.responses).find((s) => s.startsWith('2'))!;
+          expect(operation.responses[success].headers, path).toHaveProperty('Idempotent-Replayed');
+        } else {
+          expect(header, `${method} ${path}`).toBeUndefined();
+          expect(operation.responses, `${method} ${path}`).not.toHaveProperty('422');
+        }
+      }
+    expect(keyed).toBeGreaterThan(5);
+  });
+});
