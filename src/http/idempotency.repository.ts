@@ -14,8 +14,14 @@ export interface KeyClaim {
 
 export type StoredKey = Pick<
   IdempotencyKeysTable,
-  'request_hash' | 'response_status' | 'response_content_type' | 'response_body' | 'expires_at'
+  'request_hash' | 'response_status' | 'response_content_type' | 'response_body' | 'created_at' | 'expires_at'
 > & { id: number };
+
+/** A running claim: its row, and the instant it was claimed, which tells it from a later claim of the row. */
+export interface ClaimRef {
+  id: number;
+  claimedAt: Millis;
+}
 
 /** Inserts a running claim; null when the user already has a row with this key (the unique index says). */
 export async function insertKeyClaim(db: Db, claim: KeyClaim): Promise<number | null> {
@@ -39,16 +45,36 @@ export async function insertKeyClaim(db: Db, claim: KeyClaim): Promise<number | 
 export async function findKey(db: Db, userId: number, key: string): Promise<StoredKey | undefined> {
   return db
     .selectFrom('idempotency_keys')
-    .select(['id', 'request_hash', 'response_status', 'response_content_type', 'response_body', 'expires_at'])
+    .select([
+      'id',
+      'request_hash',
+      'response_status',
+      'response_content_type',
+      'response_body',
+      'created_at',
+      'expires_at',
+    ])
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
 }
 
-/** Records the answer of a running claim. */
+/** Claims a running row anew whose request was abandoned; false when another request moved first. */
+export async function takeOverClaim(db: Db, stale: ClaimRef, claim: KeyClaim): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ created_at: claim.now, expires_at: claim.expiresAt })
+    .where('id', '=', stale.id)
+    .where('created_at', '=', stale.claimedAt)
+    .where('response_status', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records the answer of a running claim, unless the claim was taken over meanwhile. */
 export async function storeKeyResponse(
   db: Db,
-  id: number,
+  claim: ClaimRef,
   response: { status: number; contentType: string | null; body: string },
 ): Promise<void> {
   await db
@@ -58,14 +84,20 @@ export async function storeKeyResponse(
       response_content_type: response.contentType,
       response_body: response.body,
     })
-    .where('id', '=', id)
+    .where('id', '=', claim.id)
+    .where('created_at', '=', claim.claimedAt)
     .where('response_status', 'is', null)
     .execute();
 }
 
-/** Frees a running claim whose answer is not kept. */
-export async function deleteKeyClaim(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('id', '=', id).where('response_status', 'is', null).execute();
+/** Frees a running claim whose answer is not kept, unless the claim was taken over meanwhile. */
+export async function deleteKeyClaim(db: Db, claim: ClaimRef): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('id', '=', claim.id)
+    .where('created_at', '=', claim.claimedAt)
+    .where('response_status', 'is', null)
+    .execute();
 }
 
 /** Deletes one expired row, if it is still expired (another request may have replaced it meanwhile). */

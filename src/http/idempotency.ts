@@ -14,6 +14,7 @@ import { DAY_MS, HOUR_MS } from '../lib/datetime.ts';
 import type { AuthRule } from './auth.ts';
 import { AppError, invalidFields } from './errors.ts';
 import {
+  type ClaimRef,
   deleteExpiredKey,
   deleteExpiredKeys,
   deleteKeyClaim,
@@ -21,6 +22,7 @@ import {
   insertKeyClaim,
   type StoredKey,
   storeKeyResponse,
+  takeOverClaim,
 } from './idempotency.repository.ts';
 
 // Idempotency keys (decisions §13): an authenticated POST sent with `Idempotency-Key` runs once; the same
@@ -34,6 +36,13 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** How long a key holds its answer; after that the key is free again. */
 export const KEY_TTL_MS = DAY_MS;
+/**
+ * How long a claim without an answer stands. Past it, its request is taken to be lost (its server process
+ * died before answering) and the next request with the key runs in its place; without this, a crash would
+ * leave the key answering 409 for its whole lifetime. Well beyond what any request may run: the database's
+ * statement timeout is 30 s and a request makes at most one gateway call.
+ */
+export const CLAIM_TIMEOUT_MS = 90_000;
 /** How often one server process deletes expired keys (on the first keyed request after the interval). */
 const PURGE_INTERVAL_MS = HOUR_MS;
 /** 1 to 255 printable ASCII characters (space to tilde). */
@@ -65,13 +74,9 @@ export interface IdempotencyDeps {
   clock: Clock;
 }
 
-interface Claim {
-  id: number;
-}
-
 /** Adds the claim and the recording of the answer to every route that takes the header. */
 export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
-  const claims = new WeakMap<FastifyRequest, Claim>();
+  const claims = new WeakMap<FastifyRequest, ClaimRef>();
   let purgeDueAt = 0;
 
   const claimKey: preHandlerHookHandler = async function claimKey(request, reply) {
@@ -96,7 +101,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const id = await insertKeyClaim(deps.db, claim);
       if (id !== null) {
-        claims.set(request, { id });
+        claims.set(request, { id, claimedAt: now });
         return;
       }
       const stored = await findKey(deps.db, userId, key);
@@ -110,8 +115,13 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
           'idempotency_key_reused',
           'This Idempotency-Key was already used with another request (method, path or body).',
         );
-      if (stored.response_status === null) throw keyInUse();
-      return replay(reply, stored);
+      if (stored.response_status !== null) return replay(reply, stored);
+      if (stored.created_at > now - CLAIM_TIMEOUT_MS) throw keyInUse();
+      const stale = { id: stored.id, claimedAt: stored.created_at };
+      if (await takeOverClaim(deps.db, stale, claim)) {
+        claims.set(request, { id: stored.id, claimedAt: now });
+        return;
+      }
     }
     throw keyInUse();
   };
@@ -125,16 +135,16 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     try {
       if (isKeptStatus(status) && typeof body === 'string') {
         const contentType = reply.getHeader('content-type');
-        await storeKeyResponse(deps.db, claim.id, {
+        await storeKeyResponse(deps.db, claim, {
           status,
           contentType: typeof contentType === 'string' ? contentType : null,
           body,
         });
       } else {
-        await deleteKeyClaim(deps.db, claim.id);
+        await deleteKeyClaim(deps.db, claim);
       }
     } catch (error) {
-      // The answer still goes out; the claim stays until it expires, and retries get 409 meanwhile
+      // The answer still goes out; the claim stands until CLAIM_TIMEOUT_MS, and retries get 409 meanwhile
       // rather than running the work twice.
       request.log.error({ err: error }, 'could not record the answer of an idempotency key');
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_TTL_MS } from '../../../src/http/idempotency.ts';
+import { CLAIM_TIMEOUT_MS, KEY_TTL_MS } from '../../../src/http/idempotency.ts';
 import { MockGateway } from '../../../src/modules/payments/index.ts';
 import {
   buildTestApp,
@@ -247,6 +247,46 @@ describe('a request still running', () => {
     expect(after.headers['idempotent-replayed']).toBe('true');
     expect(after.body).toBe(answered.body);
     expect(await payments()).toHaveLength(1);
+  });
+});
+
+describe('a request whose server never answered', () => {
+  it('stops blocking the key once CLAIM_TIMEOUT_MS has passed; the next request runs in its place', async () => {
+    const { bookingId, customer: payer, payments } = await approvedBooking(t);
+    const key = newKey();
+    const intent = () =>
+      api({
+        method: 'POST',
+        url: '/api/v1/payment/intents/',
+        token: payer.token,
+        headers: { 'idempotency-key': key },
+        payload: { booking_id: bookingId },
+      });
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      gateway.hold = { reached: resolve, release: new Promise<void>((r) => (release = r)) };
+    });
+    // the first request stalls inside its work, as if its process had died there
+    const lost = intent();
+    await reached;
+    const start = t.clock.now().getTime();
+    try {
+      t.clock.set(new Date(start + CLAIM_TIMEOUT_MS - 1));
+      expect((await intent()).json().code).toBe('idempotency_key_in_use');
+      t.clock.set(new Date(start + CLAIM_TIMEOUT_MS));
+      const successor = await intent();
+      expect(successor.statusCode).toBe(201);
+      expect(successor.headers['idempotent-replayed']).toBeUndefined();
+      // the stalled request finishing late does not replace the answer the key now holds
+      release();
+      await lost;
+      const replayed = await intent();
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body).toBe(successor.body);
+      expect(await payments()).toHaveLength(1);
+    } finally {
+      t.clock.set(new Date(start));
+    }
   });
 });
 
