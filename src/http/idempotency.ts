@@ -79,10 +79,9 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
   const claims = new WeakMap<FastifyRequest, ClaimRef>();
   let purgeDueAt = 0;
 
-  const claimKey: preHandlerHookHandler = async function claimKey(request, reply) {
-    const key = request.headers[HEADER_NAME];
-    if (key === undefined) return;
-    if (typeof key !== 'string' || !VALID_KEY.test(key))
+  /** Claims the key, or answers for the request (a replay, 409, 422); true when it has answered. */
+  async function claimOrAnswer(request: FastifyRequest, reply: FastifyReply, key: string): Promise<boolean> {
+    if (!VALID_KEY.test(key))
       throw invalidFields(
         { [IDEMPOTENCY_KEY_HEADER]: 'Must be 1 to 255 printable ASCII characters.' },
         'Invalid Idempotency-Key header.',
@@ -102,7 +101,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
       const id = await insertKeyClaim(deps.db, claim);
       if (id !== null) {
         claims.set(request, { id, claimedAt: now });
-        return;
+        return false;
       }
       const stored = await findKey(deps.db, userId, key);
       if (!stored) continue;
@@ -115,21 +114,27 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
           'idempotency_key_reused',
           'This Idempotency-Key was already used with another request (method, path or body).',
         );
-      if (stored.response_status !== null) return replay(reply, stored);
+      if (stored.response_status !== null) {
+        replay(reply, stored);
+        return true;
+      }
       if (stored.created_at > now - CLAIM_TIMEOUT_MS) throw keyInUse();
       const stale = { id: stored.id, claimedAt: stored.created_at };
       if (await takeOverClaim(deps.db, stale, claim)) {
         claims.set(request, { id: stored.id, claimedAt: now });
-        return;
+        return false;
       }
     }
     throw keyInUse();
-  };
+  }
 
-  const recordAnswer: onSendHookHandler = async function recordAnswer(request, reply, payload) {
-    const claim = claims.get(request);
-    if (!claim) return payload;
-    claims.delete(request);
+  /** Stores the answer on the claim, or frees the claim when the answer is not kept. Never fails. */
+  async function settleClaim(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    claim: ClaimRef,
+  ) {
     const status = reply.statusCode;
     const body = payload === null || payload === undefined ? '' : payload;
     try {
@@ -148,7 +153,22 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
       // rather than running the work twice.
       request.log.error({ err: error }, 'could not record the answer of an idempotency key');
     }
-    return payload;
+  }
+
+  // Callback hooks rather than async ones: a request without the header passes both without a promise.
+  const claimKey: preHandlerHookHandler = (request, reply, done) => {
+    const key = request.headers[HEADER_NAME];
+    if (key === undefined) return done();
+    // Node joins a repeated header into one string; anything else is refused like a bad value.
+    claimOrAnswer(request, reply, typeof key === 'string' ? key : '').then((answered) => {
+      if (!answered) done();
+    }, done);
+  };
+  const recordAnswer: onSendHookHandler = (request, reply, payload, done) => {
+    const claim = claims.get(request);
+    if (!claim) return done(null, payload);
+    claims.delete(request);
+    settleClaim(request, reply, payload, claim).then(() => done(null, payload));
   };
 
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -158,10 +178,10 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
   });
 }
 
-function replay(reply: FastifyReply, stored: StoredKey): FastifyReply {
+function replay(reply: FastifyReply, stored: StoredKey): void {
   reply.code(stored.response_status!).header(REPLAYED_HEADER, 'true');
   if (stored.response_content_type) reply.header('content-type', stored.response_content_type);
-  return reply.send(stored.response_body || undefined);
+  reply.send(stored.response_body || undefined);
 }
 
 /**

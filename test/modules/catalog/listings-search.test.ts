@@ -294,6 +294,7 @@ describe('the search index', () => {
     const before = await createEquipmentTitled(vendor, 'Pelican pedalo');
     // back to the schema before the search migration; rows written then have no index entry yet
     expect(await migrateDownThrough(t.db, '2026112503-listing-search', await currentSchema())).toEqual([
+      'Down 2026112506-idempotency-keys: Success',
       'Down 2026112503-listing-search: Success',
     ]);
     await t.db
@@ -303,6 +304,7 @@ describe('the search index', () => {
       .execute();
     expect(await migrateToLatest(t.db, await currentSchema())).toEqual([
       'Up 2026112503-listing-search: Success',
+      'Up 2026112506-idempotency-keys: Success',
     ]);
     const found = (text: string) => foundIds(EQUIPMENT_CASE, text);
     expect(await found('catamaran')).toEqual([before.id]);
