@@ -19,6 +19,15 @@ class ControlledGateway extends MockGateway {
   hold?: { reached: () => void; release: Promise<void> };
   failNext = false;
 
+  /** Makes the next intent wait until `release` is called; `reached` resolves once it waits. */
+  holdNextIntent(): { reached: Promise<void>; release: () => void } {
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      this.hold = { reached: resolve, release: new Promise<void>((r) => (release = r)) };
+    });
+    return { reached, release };
+  }
+
   override async createIntent() {
     if (this.failNext) {
       this.failNext = false;
@@ -64,6 +73,21 @@ const REQUEST_URL = '/api/v1/booking/bookings/request/';
 
 const bookingsOf = (customerId: number) =>
   t.db.selectFrom('bookings').select(['id', 'status']).where('customer_id', '=', customerId).execute();
+/** A new approved booking, and a payment intent request for it that always sends one new key. */
+async function keyedIntent() {
+  const { bookingId, customer: payer, payments } = await approvedBooking(t);
+  const key = newKey();
+  const intent = () =>
+    api({
+      method: 'POST',
+      url: '/api/v1/payment/intents/',
+      token: payer.token,
+      headers: { 'idempotency-key': key },
+      payload: { booking_id: bookingId },
+    });
+  return { intent, payments };
+}
+
 /** A new access token, issued at the clock's present time (the account's first one may have expired). */
 async function tokenNow(account: Account): Promise<string> {
   const res = await api({
@@ -220,20 +244,8 @@ describe('the same key with another request', () => {
 
 describe('a request still running', () => {
   it('makes the same key 409 idempotency_key_in_use, then replays once it has answered', async () => {
-    const { bookingId, customer: payer, payments } = await approvedBooking(t);
-    const key = newKey();
-    const intent = () =>
-      api({
-        method: 'POST',
-        url: '/api/v1/payment/intents/',
-        token: payer.token,
-        headers: { 'idempotency-key': key },
-        payload: { booking_id: bookingId },
-      });
-    let release!: () => void;
-    const reached = new Promise<void>((resolve) => {
-      gateway.hold = { reached: resolve, release: new Promise<void>((r) => (release = r)) };
-    });
+    const { intent, payments } = await keyedIntent();
+    const { reached, release } = gateway.holdNextIntent();
     const first = intent();
     await reached;
     const during = await intent();
@@ -252,20 +264,8 @@ describe('a request still running', () => {
 
 describe('a request whose server never answered', () => {
   it('stops blocking the key once CLAIM_TIMEOUT_MS has passed; the next request runs in its place', async () => {
-    const { bookingId, customer: payer, payments } = await approvedBooking(t);
-    const key = newKey();
-    const intent = () =>
-      api({
-        method: 'POST',
-        url: '/api/v1/payment/intents/',
-        token: payer.token,
-        headers: { 'idempotency-key': key },
-        payload: { booking_id: bookingId },
-      });
-    let release!: () => void;
-    const reached = new Promise<void>((resolve) => {
-      gateway.hold = { reached: resolve, release: new Promise<void>((r) => (release = r)) };
-    });
+    const { intent, payments } = await keyedIntent();
+    const { reached, release } = gateway.holdNextIntent();
     // the first request stalls inside its work, as if its process had died there
     const lost = intent();
     await reached;
@@ -335,16 +335,7 @@ describe('answers that are not kept', () => {
   });
 
   it('a 5xx runs anew on retry', async () => {
-    const { bookingId, customer: payer, payments } = await approvedBooking(t);
-    const key = newKey();
-    const intent = () =>
-      api({
-        method: 'POST',
-        url: '/api/v1/payment/intents/',
-        token: payer.token,
-        headers: { 'idempotency-key': key },
-        payload: { booking_id: bookingId },
-      });
+    const { intent, payments } = await keyedIntent();
     gateway.failNext = true;
     const failed = await intent();
     expect(failed.statusCode).toBe(500);
