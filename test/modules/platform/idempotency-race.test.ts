@@ -1,11 +1,10 @@
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
+import { buildTestApp, type TestApp } from '../../helpers/build-test-app.ts';
 import { type Account, registerCustomer, registerVendor } from '../../helpers/factories.ts';
+import { listenForRaces, type RaceServers } from '../../helpers/race-servers.ts';
 import { listingOf } from '../booking/setup.ts';
 
 // Simultaneous requests with one Idempotency-Key against real listening servers: one request does the
@@ -17,7 +16,7 @@ const N = 20;
 let t: TestApp;
 let dir: string;
 let bases: string[];
-let worker: Worker | undefined;
+let servers: RaceServers;
 let vendor: Account;
 let customer: Account;
 
@@ -26,25 +25,11 @@ beforeAll(async () => {
   t = await buildTestApp({ dbFile: join(dir, 'race.sqlite') });
   vendor = await registerVendor(t.app);
   customer = await registerCustomer(t.app);
-  const addresses = [await t.app.listen({ port: 0, host: '127.0.0.1' })];
-  if (!usingPostgres) {
-    worker = new Worker(new URL('../booking/race-server.worker.ts', import.meta.url), {
-      workerData: {
-        dbFile: join(dir, 'race.sqlite'),
-        jwtSecret: t.config.jwtSecret,
-        now: t.clock.now().toISOString(),
-      },
-    });
-    addresses.push((await once(worker, 'message'))[0] as string);
-  }
-  bases = addresses;
+  servers = await listenForRaces(t, join(dir, 'race.sqlite'));
+  bases = servers.addresses;
 }, 120_000);
 afterAll(async () => {
-  if (worker) {
-    worker.postMessage('close');
-    await once(worker, 'message');
-    await worker.terminate();
-  }
+  await servers.close();
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
