@@ -39,8 +39,8 @@ export const KEY_TTL_MS = DAY_MS;
 /**
  * How long a claim without an answer stands. Past it, its request is taken to be lost (its server process
  * died before answering) and the next request with the key runs in its place; without this, a crash would
- * leave the key answering 409 for its whole lifetime. Well beyond what any request may run: the database's
- * statement timeout is 30 s and a request makes at most one gateway call.
+ * leave the key answering 409 for its whole lifetime. Set well beyond what a request runs: its queries are
+ * bounded by the database's statement timeout (db/postgres.ts) and it makes at most one gateway call.
  */
 export const CLAIM_TIMEOUT_MS = 90_000;
 /** How often one server process deletes expired keys (on the first keyed request after the interval). */
