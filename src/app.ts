@@ -11,6 +11,7 @@ import type { Database } from './db/database.ts';
 import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { createLogging } from './http/logging.ts';
 import { registerOpenApi, registerRouteConventions } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   };
   const accountsDeps = createAccountsDeps({ db, clock, keys });
   registerAuth(app, (token) => authenticate(accountsDeps, token));
+  registerIdempotency(app, { db, clock });
 
   app.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.decorate('shuttingDown', false);

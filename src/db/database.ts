@@ -209,6 +209,20 @@ export interface WebhookEventsTable {
   created_at: Millis;
 }
 
+/** An authenticated POST's idempotency key (decisions §13); no response yet while its request runs. */
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  idempotency_key: string;
+  /** hex SHA-256 of the method, path and canonical JSON body of the request that claimed the key */
+  request_hash: string;
+  response_status: number | null;
+  response_content_type: string | null;
+  response_body: string | null;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
 export type TrafficType = 'organic' | 'marketing';
 export type ClickSource = 'detail_view' | 'track';
 
@@ -297,6 +311,7 @@ export interface Database {
   listing_booking_spans: ListingBookingSpansTable;
   listing_click_daily: ListingClickDailyTable;
   booking_daily: BookingDailyTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

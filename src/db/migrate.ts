@@ -25,6 +25,7 @@ import * as vendorMoney from './migrations/2026112501-vendor-money.ts';
 import * as unitsAndSeats from './migrations/2026112502-units-and-seats.ts';
 import * as listingSearch from './migrations/2026112503-listing-search.ts';
 import * as refunds from './migrations/2026112505-refunds.ts';
+import * as idempotencyKeys from './migrations/2026112506-idempotency-keys.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026112502-units-and-seats': unitsAndSeats,
   '2026112503-listing-search': listingSearch,
   '2026112505-refunds': refunds,
+  '2026112506-idempotency-keys': idempotencyKeys,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

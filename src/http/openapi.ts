@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { AUTH_RULES, type AuthRule } from './auth.ts';
+import { IDEMPOTENCY_KEY_HEADER, isKeptStatus, REPLAYED_HEADER, takesIdempotencyKey } from './idempotency.ts';
 import { allNamedSchemas, ErrorBodySchema, Ref, SERVICE_CHECKS, withNamedSchemasInlined } from './schemas.ts';
 
 /** One registered route as the server enforces it: what the security tests enumerate. */
@@ -24,6 +25,8 @@ declare module 'fastify' {
     'x-optional-auth'?: boolean;
     /** a route with a body schema that takes a request without a body as an empty object */
     'x-optional-body'?: boolean;
+    /** set here on every route that takes an Idempotency-Key; the document declares the header from it */
+    'x-idempotency-key'?: boolean;
   }
   interface FastifyInstance {
     /** every route registered so far, one entry per method */
@@ -39,6 +42,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict with the current state.',
   413: 'Body over 1 MiB.',
   415: 'Body is not JSON.',
+  422: 'The Idempotency-Key was already used with another request (method, path or body).',
   429: 'Rate limit hit; retry after the seconds in Retry-After.',
   500: 'Unexpected server error.',
   503: 'Database unavailable; retry after the seconds in Retry-After.',
@@ -62,6 +66,10 @@ const ERROR_EXAMPLES: Record<number, { detail: string; code: string; errors?: ob
   409: { detail: 'Cannot approve a booking that is cancelled.', code: 'invalid_state' },
   413: { detail: 'Request body is too large', code: 'payload_too_large' },
   415: { detail: 'Unsupported Media Type', code: 'unsupported_media_type' },
+  422: {
+    detail: 'This Idempotency-Key was already used with another request (method, path or body).',
+    code: 'idempotency_key_reused',
+  },
   429: { detail: 'Request was throttled. Expected available in 60 seconds.', code: 'throttled' },
   500: { detail: 'Internal server error.', code: 'server_error' },
   503: { detail: 'The service is temporarily unavailable; try again shortly.', code: 'service_unavailable' },
@@ -126,6 +134,10 @@ export function registerRouteConventions(app: FastifyInstance): void {
     if (auth !== 'public') for (const c of [401, 403]) codes.add(c);
     if (/:/.test(route.url) || auth !== 'public') codes.add(404);
     if (route.config?.rateLimit) codes.add(429);
+    if (takesIdempotencyKey(route.method, auth)) {
+      schema['x-idempotency-key'] = true;
+      for (const c of [409, 422]) codes.add(c);
+    }
     for (const c of (schema['x-errors'] as number[] | undefined) ?? []) codes.add(c);
     delete schema['x-errors'];
     const response = (schema.response ?? {}) as Record<string, unknown>;
@@ -216,8 +228,13 @@ interface OpenApiMedia {
 }
 interface OpenApiOperation {
   'x-optional-body'?: boolean;
+  'x-idempotency-key'?: boolean;
+  parameters?: object[];
   requestBody?: { required?: boolean };
-  responses: Record<string, { description: string; content?: Record<string, OpenApiMedia> }>;
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, object>; content?: Record<string, OpenApiMedia> }
+  >;
 }
 interface OpenApiDocument {
   paths?: Record<string, Record<string, OpenApiOperation>>;
@@ -225,6 +242,37 @@ interface OpenApiDocument {
 }
 
 const SUCCESS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  in: 'header',
+  name: IDEMPOTENCY_KEY_HEADER,
+  required: false,
+  description:
+    'Makes the request safe to retry: the same key with the same method, path and JSON body within 24 ' +
+    `hours replays the first answer (same status and body, header ${REPLAYED_HEADER}: true) and does ` +
+    'nothing else. Keys are per user. While the first request runs: 409 idempotency_key_in_use; with ' +
+    'another request: 422 idempotency_key_reused. Answers 400, 409, 429 and 5xx are not kept: the key ' +
+    'stays free for a corrected request or a retry.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  example: 'c0a8e4d2-booking-request-1',
+};
+const REPLAYED_RESPONSE_HEADER = {
+  description: `"true" when this is the replayed answer of an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}`,
+  schema: { type: 'string', const: 'true' },
+};
+
+/** Answers given before a key is looked at (authentication, the body's parsing, the key's own 422). */
+const ANSWERED_BEFORE_THE_KEY = new Set([401, 413, 415, 422]);
+
+/** The Idempotency-Key header, and the replay marker on every answer that may be a replay. */
+function declareIdempotencyKey(operation: OpenApiOperation): void {
+  operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const code = Number(status);
+    if (isKeptStatus(code) && !ANSWERED_BEFORE_THE_KEY.has(code))
+      response.headers = { ...response.headers, [REPLAYED_HEADER]: REPLAYED_RESPONSE_HEADER };
+  }
+}
 
 /**
  * What @fastify/swagger leaves out of each operation: it marks every request body required (a route
@@ -238,6 +286,8 @@ function completeOperations(document: OpenApiDocument): void {
     for (const operation of Object.values(path)) {
       if (operation['x-optional-body'] && operation.requestBody) operation.requestBody.required = false;
       delete operation['x-optional-body'];
+      if (operation['x-idempotency-key']) declareIdempotencyKey(operation);
+      delete operation['x-idempotency-key'];
       for (const [status, response] of Object.entries(operation.responses)) {
         const media = response.content?.['application/json'];
         const name = media?.schema?.$ref?.replace('#/components/schemas/', '');

@@ -1,13 +1,12 @@
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { peakUnits } from '../../../src/modules/booking/availability.ts';
 import { vendorProfileId } from '../../helpers/booking-factories.ts';
-import { buildTestApp, countRows, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
+import { buildTestApp, countRows, type TestApp } from '../../helpers/build-test-app.ts';
 import { type Account, registerCustomer, registerVendor } from '../../helpers/factories.ts';
+import { listenForRaces, type RaceServers } from '../../helpers/race-servers.ts';
 import { listingOf } from './setup.ts';
 
 // Simultaneous overlapping requests against real listening servers: exactly one may win, on SQLite (a
@@ -19,7 +18,7 @@ let t: TestApp;
 let dir: string;
 let sent = 0;
 let bases: string[];
-let worker: Worker | undefined;
+let servers: RaceServers;
 let vendor: Account;
 let customers: Account[];
 
@@ -28,25 +27,11 @@ beforeAll(async () => {
   t = await buildTestApp({ dbFile: join(dir, 'race.sqlite') });
   vendor = await registerVendor(t.app);
   customers = await Promise.all(Array.from({ length: N }, () => registerCustomer(t.app)));
-  const addresses = [await t.app.listen({ port: 0, host: '127.0.0.1' })];
-  if (!usingPostgres) {
-    worker = new Worker(new URL('./race-server.worker.ts', import.meta.url), {
-      workerData: {
-        dbFile: join(dir, 'race.sqlite'),
-        jwtSecret: t.config.jwtSecret,
-        now: t.clock.now().toISOString(),
-      },
-    });
-    addresses.push((await once(worker, 'message'))[0] as string);
-  }
-  bases = addresses.map((a) => `${a}/api/v1/booking`);
+  servers = await listenForRaces(t, join(dir, 'race.sqlite'));
+  bases = servers.addresses.map((a) => `${a}/api/v1/booking`);
 }, 120_000);
 afterAll(async () => {
-  if (worker) {
-    worker.postMessage('close');
-    await once(worker, 'message');
-    await worker.terminate();
-  }
+  await servers.close();
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });

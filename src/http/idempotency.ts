@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+import { DAY_MS, HOUR_MS } from '../lib/datetime.ts';
+import type { AuthRule } from './auth.ts';
+import { AppError, invalidFields } from './errors.ts';
+import {
+  type ClaimRef,
+  deleteExpiredKey,
+  deleteExpiredKeys,
+  deleteKeyClaim,
+  findKey,
+  insertKeyClaim,
+  type StoredKey,
+  storeKeyResponse,
+  takeOverClaim,
+} from './idempotency.repository.ts';
+
+// Idempotency keys (decisions §13): an authenticated POST sent with `Idempotency-Key` runs once; the same
+// request sent again with the key gets the first answer back. The key is claimed by inserting a row after
+// authentication and validation (a preHandler runs after both), so a request refused by either leaves the
+// key free; the unique index on (user, key) picks one winner among simultaneous requests, in every server
+// process on the database. The answer is written to the row as it is sent (onSend), before the client can
+// retry, or the claim is deleted when the answer is not one to keep.
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** How long a key holds its answer; after that the key is free again. */
+export const KEY_TTL_MS = DAY_MS;
+/**
+ * How long a claim without an answer stands. Past it, its request is taken to be lost (its server process
+ * died before answering) and the next request with the key runs in its place; without this, a crash would
+ * leave the key answering 409 for its whole lifetime. Set well beyond what a request runs: its queries are
+ * bounded by the database's statement timeout (db/postgres.ts) and it makes at most one gateway call.
+ */
+export const CLAIM_TIMEOUT_MS = 90_000;
+/** How often one server process deletes expired keys (on the first keyed request after the interval). */
+const PURGE_INTERVAL_MS = HOUR_MS;
+/** 1 to 255 printable ASCII characters (space to tilde). */
+const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
+const HEADER_NAME = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+const CLAIM_ATTEMPTS = 3;
+
+const keyInUse = () =>
+  new AppError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed; retry later.',
+  );
+
+/** The routes that take the header: every POST that needs an authenticated caller. */
+export function takesIdempotencyKey(method: string | string[], auth: AuthRule | undefined): boolean {
+  return auth !== undefined && auth !== 'public' && [method].flat().includes('POST');
+}
+
+/**
+ * Answers not kept, as at Stripe: a 400 (the input was refused, whether by the schema or by the service),
+ * a 409 (a conflict another attempt may not meet), a 429 and every 5xx. A retry of those runs anew.
+ */
+export function isKeptStatus(status: number): boolean {
+  return status < 500 && status !== 400 && status !== 409 && status !== 429;
+}
+
+export interface IdempotencyDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+/** Adds the claim and the recording of the answer to every route that takes the header. */
+export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
+  const claims = new WeakMap<FastifyRequest, ClaimRef>();
+  let purgeDueAt = 0;
+
+  /** Claims the key, or answers for the request (a replay, 409, 422); true when it has answered. */
+  async function claimOrAnswer(request: FastifyRequest, reply: FastifyReply, key: string): Promise<boolean> {
+    if (!VALID_KEY.test(key))
+      throw invalidFields(
+        { [IDEMPOTENCY_KEY_HEADER]: 'Must be 1 to 255 printable ASCII characters.' },
+        'Invalid Idempotency-Key header.',
+      );
+    const userId = request.user!.id;
+    const now = deps.clock.now().getTime();
+    if (now >= purgeDueAt) {
+      purgeDueAt = now + PURGE_INTERVAL_MS;
+      await deleteExpiredKeys(deps.db, now);
+    }
+    const requestHash = fingerprint(request);
+    const claim = { userId, key, requestHash, now, expiresAt: now + KEY_TTL_MS };
+    // The row may vanish between a failed insert and the read (its claim was freed, or it expired and was
+    // deleted): then the key is free and the insert is tried again. A key that keeps changing hands that
+    // fast is in use.
+    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+      const id = await insertKeyClaim(deps.db, claim);
+      if (id !== null) {
+        claims.set(request, { id, claimedAt: now });
+        return false;
+      }
+      const stored = await findKey(deps.db, userId, key);
+      if (!stored) continue;
+      if (stored.expires_at <= now) {
+        await deleteExpiredKey(deps.db, stored.id, now);
+        continue;
+      }
+      if (stored.request_hash !== requestHash)
+        throw new AppError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used with another request (method, path or body).',
+        );
+      if (stored.response_status !== null) {
+        replay(reply, stored);
+        return true;
+      }
+      if (stored.created_at > now - CLAIM_TIMEOUT_MS) throw keyInUse();
+      const stale = { id: stored.id, claimedAt: stored.created_at };
+      if (await takeOverClaim(deps.db, stale, claim)) {
+        claims.set(request, { id: stored.id, claimedAt: now });
+        return false;
+      }
+    }
+    throw keyInUse();
+  }
+
+  /** Stores the answer on the claim, or frees the claim when the answer is not kept. Never fails. */
+  async function settleClaim(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    claim: ClaimRef,
+  ) {
+    const status = reply.statusCode;
+    const body = payload === null || payload === undefined ? '' : payload;
+    try {
+      if (isKeptStatus(status) && typeof body === 'string') {
+        const contentType = reply.getHeader('content-type');
+        await storeKeyResponse(deps.db, claim, {
+          status,
+          contentType: typeof contentType === 'string' ? contentType : null,
+          body,
+        });
+      } else {
+        await deleteKeyClaim(deps.db, claim);
+      }
+    } catch (error) {
+      // The answer still goes out; the claim stands until CLAIM_TIMEOUT_MS, and retries get 409 meanwhile
+      // rather than running the work twice.
+      request.log.error({ err: error }, 'could not record the answer of an idempotency key');
+    }
+  }
+
+  // Callback hooks rather than async ones: a request without the header passes both without a promise.
+  const claimKey: preHandlerHookHandler = (request, reply, done) => {
+    const key = request.headers[HEADER_NAME];
+    if (key === undefined) return done();
+    // Node joins a repeated header into one string; anything else is refused like a bad value.
+    claimOrAnswer(request, reply, typeof key === 'string' ? key : '').then((answered) => {
+      if (!answered) done();
+    }, done);
+  };
+  const recordAnswer: onSendHookHandler = (request, reply, payload, done) => {
+    const claim = claims.get(request);
+    if (!claim) return done(null, payload);
+    claims.delete(request);
+    settleClaim(request, reply, payload, claim).then(() => done(null, payload));
+  };
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!takesIdempotencyKey(route.method, route.config?.auth)) return;
+    route.preHandler = [claimKey, ...[route.preHandler ?? []].flat()];
+    route.onSend = [...[route.onSend ?? []].flat(), recordAnswer];
+  });
+}
+
+function replay(reply: FastifyReply, stored: StoredKey): void {
+  reply.code(stored.response_status!).header(REPLAYED_HEADER, 'true');
+  if (stored.response_content_type) reply.header('content-type', stored.response_content_type);
+  reply.send(stored.response_body || undefined);
+}
+
+/**
+ * The request as a key remembers it: method, path (with or without its trailing slash) and query, and the
+ * JSON body as a value, so key order and whitespace do not make another request.
+ */
+function fingerprint(request: FastifyRequest): string {
+  const [path, query] = splitUrl(request.url);
+  const body = request.rawBody ? canonicalJson(JSON.parse(request.rawBody)) : 'null';
+  return createHash('sha256')
+    .update(`${request.method} ${path.replace(/\/+$/, '')}?${query}\n${body}`)
+    .digest('hex');
+}
+
+function splitUrl(url: string): [string, string] {
+  const at = url.indexOf('?');
+  return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at + 1)];
+}
+
+/** JSON text of a value with every object's keys in order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,32 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { type TestApp, usingPostgres } from './build-test-app.ts';
+
+export interface RaceServers {
+  /** the servers' base URLs (`http://127.0.0.1:<port>`): spread simultaneous requests over them */
+  addresses: string[];
+  /** stops the second server, if any (the test's own app closes with `t.close()`) */
+  close(): Promise<void>;
+}
+
+/**
+ * The test's own app listening for real HTTP and, on SQLite, a second server on the same database file in
+ * a worker thread (test/modules/booking/race-server.worker.ts), as with several instances of the service on
+ * one file. On PostgreSQL (TEST_DATABASE_URL) the one server and its connection pool race on their own.
+ */
+export async function listenForRaces(t: TestApp, dbFile: string): Promise<RaceServers> {
+  const addresses = [await t.app.listen({ port: 0, host: '127.0.0.1' })];
+  if (usingPostgres) return { addresses, close: async () => {} };
+  const worker = new Worker(new URL('../modules/booking/race-server.worker.ts', import.meta.url), {
+    workerData: { dbFile, jwtSecret: t.config.jwtSecret, now: t.clock.now().toISOString() },
+  });
+  addresses.push((await once(worker, 'message'))[0] as string);
+  return {
+    addresses,
+    async close() {
+      worker.postMessage('close');
+      await once(worker, 'message');
+      await worker.terminate();
+    },
+  };
+}
