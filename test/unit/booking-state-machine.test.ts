@@ -9,18 +9,31 @@ import {
   isActiveStatus,
   nextStatus,
   partyOf,
+  statusAt,
   TRANSITIONS,
 } from '../../src/modules/booking/booking.state-machine.ts';
 
 // Every (state, action) pair, written out as decisions §6 states it.
 const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null>> = {
-  requested: { approve: 'approved', decline: 'declined', cancel: 'cancelled', confirm_payment: null },
-  approved: { approve: null, decline: 'declined', cancel: 'cancelled', confirm_payment: 'confirmed' },
-  declined: { approve: null, decline: null, cancel: null, confirm_payment: null },
-  cancelled: { approve: null, decline: null, cancel: null, confirm_payment: null },
-  confirmed: { approve: null, decline: null, cancel: 'cancelled', confirm_payment: null },
+  requested: {
+    approve: 'approved',
+    decline: 'declined',
+    cancel: 'cancelled',
+    confirm_payment: null,
+    expire: 'expired',
+  },
+  approved: {
+    approve: null,
+    decline: 'declined',
+    cancel: 'cancelled',
+    confirm_payment: 'confirmed',
+    expire: 'expired',
+  },
+  declined: { approve: null, decline: null, cancel: null, confirm_payment: null, expire: null },
+  cancelled: { approve: null, decline: null, cancel: null, confirm_payment: null, expire: null },
+  confirmed: { approve: null, decline: null, cancel: 'cancelled', confirm_payment: null, expire: null },
+  expired: { approve: null, decline: null, cancel: null, confirm_payment: null, expire: null },
 };
-
 describe('booking state machine', () => {
   for (const from of BOOKING_STATUSES) {
     for (const action of Object.keys(TRANSITIONS) as BookingAction[]) {
@@ -36,6 +49,7 @@ describe('booking state machine', () => {
     expect(TRANSITIONS.decline.actor).toBe('vendor');
     expect(TRANSITIONS.cancel.actor).toBe('customer');
     expect(TRANSITIONS.confirm_payment.actor).toBe('system');
+    expect(TRANSITIONS.expire.actor).toBe('system');
   });
 
   it("states each refusal from the action's actor", () => {
@@ -53,12 +67,23 @@ describe('booking state machine', () => {
     expect(partyOf(booking, { id: 9, vendorId: null })).toBeNull();
   });
 
+  it('shows a requested or approved booking expired from the instant its expires_at passes', () => {
+    const at = 1_000_000;
+    for (const status of ['requested', 'approved'] as const) {
+      expect(statusAt({ status, expires_at: at }, at - 1)).toBe(status);
+      expect(statusAt({ status, expires_at: at }, at)).toBe('expired');
+    }
+    expect(statusAt({ status: 'confirmed', expires_at: null }, at)).toBe('confirmed');
+    expect(statusAt({ status: 'expired', expires_at: at }, at - 1)).toBe('expired');
+    expect(statusAt({ status: 'requested', expires_at: null }, at)).toBe('requested');
+  });
+
   it('holds the window in requested, approved and confirmed only', () => {
     expect([...ACTIVE_STATUSES]).toEqual(['requested', 'approved', 'confirmed']);
     expect(BOOKING_STATUSES.filter(isActiveStatus)).toEqual(['requested', 'approved', 'confirmed']);
   });
 
-  it('declares exactly the five states in the API schema', () => {
+  it('declares exactly the six states in the API schema', () => {
     const status = BookingSchema.properties.status as unknown as { anyOf: { const: string }[] };
     expect(status.anyOf.map((s) => s.const)).toEqual([...BOOKING_STATUSES]);
   });
