@@ -22,7 +22,12 @@ import {
   createAccountsDeps,
   loadSigningKey,
 } from './modules/accounts/index.ts';
-import { bookingRoutes, checkLimitEdit, listingBookableIn } from './modules/booking/index.ts';
+import {
+  bookingRoutes,
+  checkLimitEdit,
+  listingBookableIn,
+  startExpirySweeper,
+} from './modules/booking/index.ts';
 import { catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import { MockGateway, type PaymentGateway, paymentsRoutes } from './modules/payments/index.ts';
@@ -143,6 +148,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
   await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: { db, clock, gateway } });
+
+  if (config.expirySweepIntervalMs > 0) {
+    const sweeper = startExpirySweeper({ db, clock }, config.expirySweepIntervalMs, app.log);
+    // before onClose, where the server's database handle is closed
+    app.addHook('preClose', () => sweeper.stop());
+  }
 
   await app.register(catalogRoutes, { prefix: '/api/v1', deps: catalogDeps });
   await app.register(marketingRoutes, {

@@ -130,8 +130,8 @@ export async function updateStatusIfIn(
 }
 
 /**
- * Records as `expired` up to `limit` holds whose deadline passed by `now`, with their history entries, and
- * returns how many. The UPDATE is guarded by the status and the deadline, so of two sweepers (or a sweeper
+ * Records as `expired` up to `limit` holds whose deadline passed by `now`, with their history entries:
+ * how many were candidates, and how many this call moved. The UPDATE is guarded by the status and the deadline, so of two sweepers (or a sweeper
  * and a transition) only one moves a booking and writes its entry; on PostgreSQL the candidates are
  * claimed with FOR UPDATE SKIP LOCKED, so a second sweeper takes other rows instead of waiting.
  */
@@ -140,7 +140,7 @@ export async function expireLapsedHolds(
   from: readonly BookingStatus[],
   now: number,
   limit: number,
-): Promise<number> {
+): Promise<{ claimed: number; moved: number }> {
   // the statuses as literals, so SQLite sees the query imply bookings_expiring_idx's condition
   const lapsing = sql<SqlBool>`status in (${sql.join(from.map((s) => sql.lit(s)))})`;
   let candidates = db
@@ -172,7 +172,7 @@ export async function expireLapsedHolds(
     });
     moved += 1;
   }
-  return moved;
+  return { claimed: rows.length, moved };
 }
 
 /**

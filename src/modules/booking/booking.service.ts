@@ -433,6 +433,27 @@ function deadlineAfter(next: BookingStatus, booking: repo.BookingParties, now: n
   return next === 'approved' ? holdDeadline(now, booking.payment_ttl_minutes, booking.starts_at) : null;
 }
 
+/** How many lapsed holds one transaction of the sweep records, so no transaction grows without bound. */
+const EXPIRY_BATCH = 200;
+
+/**
+ * Records every hold whose deadline has passed as `expired`, each with one history entry (no actor, note
+ * "expired"), and returns how many this call recorded. Reads already show them expired (statusAt); this
+ * writes down the transition. Safe with several sweepers at once: each row is claimed and moved by a
+ * guarded update (expireLapsedHolds), so one of them records it and the others skip it.
+ */
+export async function expireLapsedBookings(deps: Pick<BookingDeps, 'db' | 'clock'>): Promise<number> {
+  const now = deps.clock.now().getTime();
+  let recorded = 0;
+  for (;;) {
+    const { claimed, moved } = await inTransaction(deps.db, (trx) =>
+      repo.expireLapsedHolds(trx, TRANSITIONS.expire.from, now, EXPIRY_BATCH),
+    );
+    recorded += moved;
+    if (claimed < EXPIRY_BATCH) return recorded;
+  }
+}
+
 function invalidState(status: BookingStatus, action: string): AppError {
   return new AppError('invalid_state', `Cannot ${action} a booking that is ${status}.`);
 }

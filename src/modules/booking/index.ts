@@ -11,6 +11,7 @@ export {
   type ClickForBooking,
   checkLimitEdit,
   confirmApprovedBooking,
+  expireLapsedBookings,
   type FindClick,
   findBookingForPayment,
 } from './booking.service.ts';
@@ -18,7 +19,9 @@ export {
   ACTIVE_STATUSES,
   BOOKING_STATUSES,
   type BookingParty,
+  EXPIRING_STATUSES,
   nextStatus,
   partyOf,
   TRANSITIONS,
 } from './booking.state-machine.ts';
+export { type ExpirySweeper, startExpirySweeper } from './expiry-sweeper.ts';
