@@ -253,6 +253,30 @@ describe('the instant a deadline passes', () => {
   });
 });
 
+describe("a vendor's limit edit", () => {
+  it('counts a lapsed hold as holding nothing', async () => {
+    const kayaks = await listingOf(t.db, vendor, { quantity: 2 });
+    const window = windowIn(150);
+    const first = await request(customer.token, { equipment_item_id: kayaks, ...window });
+    const second = await request(customer.token, { equipment_item_id: kayaks, ...window });
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const lower = () =>
+      api({
+        method: 'PATCH',
+        url: `/api/v1/equipment/vendor/items/${kayaks}/`,
+        token: vendor.token,
+        payload: { quantity: 1 },
+      });
+    const deadline = Date.parse(first.json().expires_at);
+    t.clock.set(iso(deadline - 1));
+    const refused = await lower();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('booking_conflict');
+    t.clock.set(iso(deadline));
+    expect((await lower()).json().quantity).toBe(1);
+  });
+});
+
 describe('lists', () => {
   it('the status filter counts a lapsed hold as expired, recorded or not, and never as requested', async () => {
     const lister = await registerCustomer(t.app);
