@@ -131,9 +131,10 @@ export async function updateStatusIfIn(
 
 /**
  * Records as `expired` up to `limit` holds whose deadline passed by `now`, with their history entries:
- * how many were candidates, and how many this call moved. The UPDATE is guarded by the status and the deadline, so of two sweepers (or a sweeper
- * and a transition) only one moves a booking and writes its entry; on PostgreSQL the candidates are
- * claimed with FOR UPDATE SKIP LOCKED, so a second sweeper takes other rows instead of waiting.
+ * how many were candidates, and how many this call moved. Each UPDATE is guarded by the status and the
+ * deadline, so of two sweepers (or a sweeper and a transition) only one moves a booking and writes its
+ * entry; on PostgreSQL the candidates are claimed with FOR UPDATE SKIP LOCKED, so a second sweeper takes
+ * other rows instead of waiting for these.
  */
 export async function expireLapsedHolds(
   db: Db,
