@@ -23,7 +23,12 @@ import {
   createAccountsDeps,
   loadSigningKey,
 } from './modules/accounts/index.ts';
-import { bookingRoutes, checkLimitEdit, listingBookableIn } from './modules/booking/index.ts';
+import {
+  bookingRoutes,
+  checkLimitEdit,
+  listingBookableIn,
+  startExpirySweeper,
+} from './modules/booking/index.ts';
 import { catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import {
@@ -157,6 +162,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
   });
   await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: paymentsDeps });
+
+  if (config.expirySweepIntervalMs > 0) {
+    const sweeper = startExpirySweeper({ db, clock }, config.expirySweepIntervalMs, app.log);
+    // before onClose, where the server's database handle is closed
+    app.addHook('preClose', () => sweeper.stop());
+  }
 
   await app.register(catalogRoutes, { prefix: '/api/v1', deps: catalogDeps });
   await app.register(marketingRoutes, {

@@ -5,6 +5,7 @@ import { migrateDown, migrateToLatest } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { createStaff } from './modules/accounts/index.ts';
+import { expireLapsedBookings } from './modules/booking/index.ts';
 import { benchDataPresent, checkSeedSizes, SEED_DEFAULTS, seedBench } from './tools/seed-bench.ts';
 import { OUTCOME_EVENTS, type Outcome, simulatePayment } from './tools/simulate-payment.ts';
 
@@ -14,6 +15,8 @@ Commands:
   migrate                                   apply pending migrations to DATABASE_URL
   migrate-down                              revert the latest migration
   create-admin --email E --password P       create a staff account (manages categories)
+  expire-holds                              record every booking whose hold has lapsed as expired now
+                                            (what each server process does every EXPIRY_SWEEP_INTERVAL_MS)
   simulate-payment <payment id> --outcome succeeded|failed|processing|refunded [--url http://127.0.0.1:8000]
                                             send the gateway's webhook for a payment to a running server,
                                             signed with PAYMENT_WEBHOOK_SECRET when it is set
@@ -44,6 +47,11 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case 'migrate-down':
         for (const line of await migrateDown(handle.db)) console.log(line);
+        return 0;
+      case 'expire-holds':
+        console.log(
+          `expired bookings recorded: ${await expireLapsedBookings({ db: handle.db, clock: systemClock })}`,
+        );
         return 0;
       case 'create-admin': {
         if (!values.email || !values.password) {

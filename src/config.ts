@@ -27,6 +27,11 @@ export interface Config {
   pgPoolSize: number;
   /** after SIGTERM/SIGINT: how long to keep serving (readyz 503) before closing the listener */
   shutdownDrainMs: number;
+  /**
+   * How often each server process records lapsed booking holds as expired (0: never; reads and checks
+   * do not depend on it). Bounded by the minute within which decisions §11 wants them recorded.
+   */
+  expirySweepIntervalMs: number;
   rateLimits: { login: RateLimit; refresh: RateLimit; register: RateLimit };
 }
 
@@ -125,6 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     pgPreparedStatements: boolean(env, 'PG_PREPARED_STATEMENTS', true),
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 500, 0, 60_000),
+    expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 15_000, 0, 60_000),
     rateLimits: {
       login: rateLimit(env, 'RATE_LIMIT_LOGIN', 10),
       refresh: rateLimit(env, 'RATE_LIMIT_REFRESH', 10),

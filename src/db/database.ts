@@ -41,6 +41,10 @@ export interface VendorProfilesTable {
   currency: Generated<string>;
   /** IANA time zone name, as the platform (Intl) spells it */
   time_zone: Generated<string>;
+  /** minutes a requested booking holds its window unanswered (decisions §11) */
+  request_ttl_minutes: Generated<number>;
+  /** minutes an approved booking holds its window unpaid */
+  payment_ttl_minutes: Generated<number>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -114,7 +118,7 @@ export interface AvailabilitySlotsTable {
   updated_at: Millis;
 }
 
-export type BookingStatus = 'requested' | 'approved' | 'declined' | 'cancelled' | 'confirmed';
+export type BookingStatus = 'requested' | 'approved' | 'declined' | 'cancelled' | 'confirmed' | 'expired';
 
 export interface BookingsTable {
   id: Generated<number>;
@@ -133,6 +137,8 @@ export interface BookingsTable {
   total_price_cents: number;
   currency: string;
   listing_click_id: number | null;
+  /** while requested or approved: when the hold lapses (decisions §11); kept once expired; else null */
+  expires_at: Millis | null;
   /** copies of the attributed click's classification, kept by triggers (migration 2026112209) */
   click_traffic_type: Generated<TrafficType | null>;
   click_utm_source: Generated<string>;

@@ -24,6 +24,7 @@ import * as postgresClickRollupPerStatement from './migrations/2026112218-postgr
 import * as vendorMoney from './migrations/2026112501-vendor-money.ts';
 import * as unitsAndSeats from './migrations/2026112502-units-and-seats.ts';
 import * as listingSearch from './migrations/2026112503-listing-search.ts';
+import * as bookingExpiry from './migrations/2026112504-booking-expiry.ts';
 import * as refunds from './migrations/2026112505-refunds.ts';
 import * as idempotencyKeys from './migrations/2026112506-idempotency-keys.ts';
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026112501-vendor-money': vendorMoney,
   '2026112502-units-and-seats': unitsAndSeats,
   '2026112503-listing-search': listingSearch,
+  '2026112504-booking-expiry': bookingExpiry,
   '2026112505-refunds': refunds,
   '2026112506-idempotency-keys': idempotencyKeys,
 };

@@ -1,6 +1,7 @@
 // Datetimes cross the API as ISO 8601 strings and are stored as epoch milliseconds (UTC).
 
-export const HOUR_MS = 3_600_000;
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
 const ISO_8601 =

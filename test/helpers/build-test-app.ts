@@ -64,6 +64,8 @@ export async function buildTestApp(
     RATE_LIMIT_LOGIN: '100000',
     RATE_LIMIT_REFRESH: '100000',
     RATE_LIMIT_REGISTER: '100000',
+    // no background sweep under a test's manual clock: tests that want one run it themselves
+    EXPIRY_SWEEP_INTERVAL_MS: '0',
     ...options.env,
   });
   const app = await buildApp(config, {

@@ -9,6 +9,7 @@ import {
   isActiveStatus,
   nextStatus,
   partyOf,
+  statusAt,
   TRANSITIONS,
 } from '../../src/modules/booking/booking.state-machine.ts';
 
@@ -20,6 +21,7 @@ const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null
     cancel: 'cancelled',
     vendor_cancel: 'cancelled',
     confirm_payment: null,
+    expire: 'expired',
   },
   approved: {
     approve: null,
@@ -27,15 +29,39 @@ const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null
     cancel: 'cancelled',
     vendor_cancel: 'cancelled',
     confirm_payment: 'confirmed',
+    expire: 'expired',
   },
-  declined: { approve: null, decline: null, cancel: null, vendor_cancel: null, confirm_payment: null },
-  cancelled: { approve: null, decline: null, cancel: null, vendor_cancel: null, confirm_payment: null },
+  declined: {
+    approve: null,
+    decline: null,
+    cancel: null,
+    vendor_cancel: null,
+    confirm_payment: null,
+    expire: null,
+  },
+  cancelled: {
+    approve: null,
+    decline: null,
+    cancel: null,
+    vendor_cancel: null,
+    confirm_payment: null,
+    expire: null,
+  },
   confirmed: {
     approve: null,
     decline: null,
     cancel: 'cancelled',
     vendor_cancel: 'cancelled',
     confirm_payment: null,
+    expire: null,
+  },
+  expired: {
+    approve: null,
+    decline: null,
+    cancel: null,
+    vendor_cancel: null,
+    confirm_payment: null,
+    expire: null,
   },
 };
 
@@ -54,6 +80,7 @@ describe('booking state machine', () => {
     expect(TRANSITIONS.decline.actor).toBe('vendor');
     expect(TRANSITIONS.cancel.actor).toBe('customer');
     expect(TRANSITIONS.confirm_payment.actor).toBe('system');
+    expect(TRANSITIONS.expire.actor).toBe('system');
   });
 
   it("states each refusal from the action's actor", () => {
@@ -71,12 +98,23 @@ describe('booking state machine', () => {
     expect(partyOf(booking, { id: 9, vendorId: null })).toBeNull();
   });
 
+  it('shows a requested or approved booking expired from the instant its expires_at passes', () => {
+    const at = 1_000_000;
+    for (const status of ['requested', 'approved'] as const) {
+      expect(statusAt({ status, expires_at: at }, at - 1)).toBe(status);
+      expect(statusAt({ status, expires_at: at }, at)).toBe('expired');
+    }
+    expect(statusAt({ status: 'confirmed', expires_at: null }, at)).toBe('confirmed');
+    expect(statusAt({ status: 'expired', expires_at: at }, at - 1)).toBe('expired');
+    expect(statusAt({ status: 'requested', expires_at: null }, at)).toBe('requested');
+  });
+
   it('holds the window in requested, approved and confirmed only', () => {
     expect([...ACTIVE_STATUSES]).toEqual(['requested', 'approved', 'confirmed']);
     expect(BOOKING_STATUSES.filter(isActiveStatus)).toEqual(['requested', 'approved', 'confirmed']);
   });
 
-  it('declares exactly the five states in the API schema', () => {
+  it('declares exactly the six states in the API schema', () => {
     const status = BookingSchema.properties.status as unknown as { anyOf: { const: string }[] };
     expect(status.anyOf.map((s) => s.const)).toEqual([...BOOKING_STATUSES]);
   });

@@ -27,7 +27,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
         summary: 'Register a vendor account',
         description:
           'currency (ISO 4217, default usd) and time_zone (IANA name, default UTC) are optional; an unknown ' +
-          'one is a 400 naming the field.',
+          'one is a 400 naming the field. So are request_ttl_minutes and payment_ttl_minutes (1–10080, ' +
+          'default 1440): how long a booking holds its window unanswered, then unpaid, before it expires.',
         body: schemas.RegisterVendorBody,
         response: { 201: Ref(schemas.VendorUserSchema) },
       },
@@ -112,7 +113,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
         description:
           'A new business_name re-derives the slug. A new currency applies at once to every listing and to ' +
           'bookings requested from then on; existing bookings keep theirs. An unknown currency or time zone ' +
-          'is a 400 naming the field.',
+          'is a 400 naming the field. A new request_ttl_minutes applies to bookings requested from then on, ' +
+          'a new payment_ttl_minutes to bookings approved from then on; deadlines already set stay.',
         body: schemas.UpdateVendorProfileBody,
         response: { 200: Ref(schemas.VendorProfileSchema) },
       },

@@ -32,6 +32,21 @@ const TimeZoneIn = Type.String({
     'they name (utc → UTC, US/Pacific → America/Los_Angeles); UTC offsets such as +01:00 are refused.',
 });
 
+// How long a vendor's bookings hold their window unanswered or unpaid (decisions §11).
+const TTL_LIMITS = { minimum: 1, maximum: 10080 };
+const RequestTtlIn = Type.Integer({
+  ...TTL_LIMITS,
+  description:
+    'Minutes a requested booking holds its window while the vendor has not answered (1–10080, default ' +
+    '1440); then it expires. Applies to bookings requested from then on.',
+});
+const PaymentTtlIn = Type.Integer({
+  ...TTL_LIMITS,
+  description:
+    'Minutes an approved booking holds its window while the customer has not paid (1–10080, default ' +
+    '1440); then it expires. Applies to bookings approved from then on.',
+});
+
 const PROFILE_EXAMPLE = {
   business_name: 'Blue Lagoon Watersports',
   slug: 'blue-lagoon-watersports',
@@ -46,6 +61,8 @@ const PROFILE_EXAMPLE = {
   country: 'US',
   currency: 'usd',
   time_zone: 'America/Los_Angeles',
+  request_ttl_minutes: 1440,
+  payment_ttl_minutes: 1440,
   created_at: '2026-05-01T09:00:00.000Z',
   updated_at: '2026-05-01T09:00:00.000Z',
 };
@@ -69,6 +86,12 @@ export const VendorProfileSchema = Named(
         description: "lower-case ISO 4217 code: the currency of all the vendor's prices and bookings",
       }),
       time_zone: Type.String({ description: "IANA time zone name of the vendor's departures and pick-ups" }),
+      request_ttl_minutes: Type.Integer({
+        description: 'minutes a requested booking holds its window unanswered before it expires',
+      }),
+      payment_ttl_minutes: Type.Integer({
+        description: 'minutes an approved booking holds its window unpaid before it expires',
+      }),
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
     },
@@ -156,6 +179,8 @@ const profileFields = {
   country: OptionalText(120),
   currency: Type.Optional(CurrencyIn),
   time_zone: Type.Optional(TimeZoneIn),
+  request_ttl_minutes: Type.Optional(RequestTtlIn),
+  payment_ttl_minutes: Type.Optional(PaymentTtlIn),
 };
 
 export const RegisterCustomerBody = Type.Object(userFields, {
@@ -194,6 +219,7 @@ export const UpdateVendorProfileBody = Type.Object(
         description: 'Kayaks, paddle boards, snorkelling gear and guided tours.',
         currency: 'eur',
         time_zone: 'Europe/Lisbon',
+        request_ttl_minutes: 720,
       },
     ],
   },

@@ -59,6 +59,20 @@ type ProfileField = (typeof PROFILE_FIELDS)[number];
 /** The profile's text fields, and its currency and time zone (checked and normalised by localeOf). */
 export type ProfileInput = Partial<Record<ProfileField | 'currency' | 'time_zone', string>>;
 
+/** How long the vendor's bookings hold their window unanswered or unpaid (decisions §11), in minutes. */
+export interface HoldSettings {
+  request_ttl_minutes?: number;
+  payment_ttl_minutes?: number;
+}
+
+/** The hold settings given in a profile write (their range is the schema's); absent ones stay absent. */
+function holdSettingsOf(input: HoldSettings): HoldSettings {
+  const settings: HoldSettings = {};
+  if (input.request_ttl_minutes !== undefined) settings.request_ttl_minutes = input.request_ttl_minutes;
+  if (input.payment_ttl_minutes !== undefined) settings.payment_ttl_minutes = input.payment_ttl_minutes;
+  return settings;
+}
+
 export interface UserInput {
   email: string;
   password: string;
@@ -84,6 +98,8 @@ export function toVendorProfile(row: repo.VendorProfileRow) {
     country: row.country,
     currency: row.currency,
     time_zone: row.time_zone,
+    request_ttl_minutes: row.request_ttl_minutes,
+    payment_ttl_minutes: row.payment_ttl_minutes,
     created_at: formatDateTime(row.created_at),
     updated_at: formatDateTime(row.updated_at),
   };
@@ -195,7 +211,7 @@ export async function registerCustomer(deps: AccountsDeps, input: UserInput): Pr
 
 export async function registerVendor(
   deps: AccountsDeps,
-  input: UserInput & ProfileInput,
+  input: UserInput & ProfileInput & HoldSettings,
 ): Promise<User & { vendor_profile: VendorProfile }> {
   checkPassword(input.password, input.email);
   const businessName = (input.business_name ?? '').trim();
@@ -210,6 +226,7 @@ export async function registerVendor(
       business_name: businessName,
       currency: locale.currency ?? DEFAULT_CURRENCY,
       time_zone: locale.time_zone ?? DEFAULT_TIME_ZONE,
+      ...holdSettingsOf(input),
       user_id: user.id,
       slug,
       created_at: now,
@@ -312,11 +329,11 @@ export async function getOwnProfile(deps: AccountsDeps, userId: number): Promise
 export async function updateOwnProfile(
   deps: AccountsDeps,
   userId: number,
-  input: ProfileInput,
+  input: ProfileInput & HoldSettings,
 ): Promise<VendorProfile> {
   const profile = await repo.findProfileByUserId(deps.db, userId);
   if (!profile) throw notFound('Vendor profile not found.');
-  const changes: ProfileInput = localeOf(input);
+  const changes: ProfileInput & HoldSettings = { ...localeOf(input), ...holdSettingsOf(input) };
   for (const field of PROFILE_FIELDS) if (input[field] !== undefined) changes[field] = input[field].trim();
   if (changes.business_name === '') throw invalidFields({ business_name: 'This field may not be blank.' });
   const now = deps.clock.now().getTime();

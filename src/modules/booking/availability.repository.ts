@@ -15,6 +15,16 @@ import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((s) => sql.lit(s)))})`;
 
 /**
+ * A booking in an active state still holds at `now` unless its deadline has passed (decisions §11): the
+ * states with a deadline carry expires_at, the others null. Compared in the same index as the status
+ * (bookings_listing_window_idx), so the check still reads the index alone.
+ */
+const holdsAt = (now: Value, alias?: string) => {
+  const expiresAt = sql.ref<number | null>(alias ? `${alias}.expires_at` : 'expires_at');
+  return sql<SqlBool>`(${expiresAt} is null or ${expiresAt} > ${now})`;
+};
+
+/**
  * The latest a booking of the listing overlapping a window ending at `windowEnd` can end: windowEnd plus
  * the listing's longest booking (migration 2026112213). With it an overlap check reads the index range
  * (start, end + longest) of ends_at instead of every booking ending after start. A listing without a
@@ -32,8 +42,9 @@ function overlappingEndBound(eb: ExpressionBuilder<Database, any>, listingId: Va
 /** A number in a query: a bound value, or a column of the query around it (see factsOfWindowsPg). */
 type Value = number | Expression<number>;
 
-type WindowArgs = { listingId: number; startsAt: number; endsAt: number };
-const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt'] as const;
+/** A window of a listing, and the instant whose holds count (the app clock's now). */
+type WindowArgs = { listingId: number; startsAt: number; endsAt: number; now: number };
+const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt', 'now'] as const;
 type Window = { [K in keyof WindowArgs]: Value };
 
 const overlappingBookings = (db: Db, a: Window) =>
@@ -43,7 +54,8 @@ const overlappingBookings = (db: Db, a: Window) =>
     .where('ends_at', '>', a.startsAt)
     .where((eb) => eb('ends_at', '<', overlappingEndBound(eb, a.listingId, a.endsAt)))
     .where('starts_at', '<', a.endsAt)
-    .where(ACTIVE);
+    .where(ACTIVE)
+    .where(holdsAt(a.now));
 
 const overlappingSlots = (db: Db, a: Window) =>
   db
@@ -120,11 +132,12 @@ const factsOfWindowsPg = preparedQuery((db, asked: WindowArrays) => {
     listingId: column('listing_id'),
     startsAt: column('starts_at'),
     endsAt: column('ends_at'),
+    now: column('now'),
   });
   const windows = sql<{ ord: number }>`unnest(${asked.listingId}::integer[], ${asked.startsAt}::bigint[],
-    ${asked.endsAt}::bigint[]) with ordinality`;
+    ${asked.endsAt}::bigint[], ${asked.now}::bigint[]) with ordinality`;
   return db
-    .selectFrom(windows.as<'asked'>(sql`asked(listing_id, starts_at, ends_at, ord)`))
+    .selectFrom(windows.as<'asked'>(sql`asked(listing_id, starts_at, ends_at, now, ord)`))
     .crossJoinLateral(facts.as('fact'))
     .select('asked.ord')
     .selectAll('fact');
@@ -144,25 +157,21 @@ async function factsOfWindows(db: Db, windows: WindowArgs[]): Promise<FactRow[][
 // not per check. Each check still reads after it was asked (see batchPerTurn).
 const factsBatchedPg = batchPerTurn(factsOfWindows, allFactsQuery);
 
-const windowArgs = (listingId: number, window: TimeWindow): WindowArgs => ({
-  listingId,
-  startsAt: window.startsAt,
-  endsAt: window.endsAt,
-});
-
 /**
- * Everything availability.ts decides on for one listing and window: its overlapping active bookings with
- * their units, its overlapping slots, and whether it has any available slot at all.
+ * Everything availability.ts decides on for one listing and window: its overlapping bookings holding it at
+ * `now` (active, deadline not passed) with their units, its overlapping slots, and whether it has any
+ * available slot at all.
  */
 export async function availabilityFacts(
   db: Db,
   listingId: number,
   window: TimeWindow,
+  now: number,
 ): Promise<Required<AvailabilityFacts>> {
   const bookings: BookingFact[] = [];
   const slots: SlotFact[] = [];
   let hasAvailableSlots = false;
-  const args = windowArgs(listingId, window);
+  const args: WindowArgs = { listingId, startsAt: window.startsAt, endsAt: window.endsAt, now };
   const rows = dialectOf(db) === 'postgres' ? await factsBatchedPg(db, args) : await allFactsQuery(db, args);
   for (const row of rows) {
     const { starts_at: startsAt, ends_at: endsAt, detail } = row;
@@ -199,6 +208,7 @@ const LISTING_LIMIT = sql<number>`case
 export function listingAvailableIn(
   from: number,
   to: number,
+  now: number,
 ): (eb: ExpressionBuilder<Database, 'listings'>) => Expression<SqlBool> {
   return (eb) => {
     const listingId = sql.ref<number>('listings.id');
@@ -211,7 +221,8 @@ export function listingAvailableIn(
       eb
         .selectFrom('bookings as b')
         .whereRef('b.listing_id', '=', 'listings.id')
-        .where('b.status', 'in', ACTIVE_STATUSES);
+        .where('b.status', 'in', ACTIVE_STATUSES)
+        .where(holdsAt(now, 'b'));
     const activeOverlap = activeBookings()
       .select(eb.lit(1).as('one'))
       .where('b.starts_at', '<', to)
@@ -224,6 +235,7 @@ export function listingAvailableIn(
         .select(sql<number>`coalesce(sum(coalesce(h.quantity, h.participants_count, 1)), 0)`.as('held'))
         .whereRef('h.listing_id', '=', 'listings.id')
         .where('h.status', 'in', ACTIVE_STATUSES)
+        .where(holdsAt(now, 'h'))
         .where('h.ends_at', '>', instant)
         .where('h.ends_at', '<', overlappingEndBound(eb, listingId, nextInstant(instant)))
         .where('h.starts_at', '<=', instant);
@@ -259,8 +271,8 @@ export function listingAvailableIn(
 }
 
 /**
- * The active bookings of a listing that end after `from`, with their units: what a vendor's edit of the
- * listing's limit must still fit (checkLimitEdit in booking.service.ts).
+ * The bookings of a listing holding at `from` (active, deadline not passed) that end after it, with their
+ * units: what a vendor's edit of the listing's limit must still fit (checkLimitEdit in booking.service.ts).
  */
 export async function holdsEndingAfter(
   db: Db,
@@ -273,6 +285,7 @@ export async function holdsEndingAfter(
     .where('listing_id', '=', listingId)
     .where('ends_at', '>', from)
     .where(ACTIVE)
+    .where(holdsAt(from))
     .execute();
   return rows.map((r) => ({ startsAt: r.starts_at, endsAt: r.ends_at, units: Number(r.units) }));
 }
@@ -286,5 +299,5 @@ export function listingBookableIn(
   to: number,
   now: number,
 ): (eb: ExpressionBuilder<Database, 'listings'>) => Expression<SqlBool> {
-  return from < now ? (eb) => eb.lit(false) : listingAvailableIn(from, to);
+  return from < now ? (eb) => eb.lit(false) : listingAvailableIn(from, to, now);
 }

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Selectable, Updateable } from 'kysely';
+import { type ExpressionBuilder, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import type {
   BookingStatus,
   BookingStatusHistoryTable,
@@ -9,6 +9,7 @@ import type {
 import { dialectOf, forUpdate } from '../../db/dialect.ts';
 import { preparedInsert, preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
+import { EXPIRING_STATUSES } from './booking.state-machine.ts';
 
 export type BookingValues = Omit<
   BookingsTable,
@@ -30,6 +31,7 @@ const BOOKING_COLUMNS = [
   'total_price_cents',
   'currency',
   'listing_click_id',
+  'expires_at',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof BookingValues)[];
@@ -65,9 +67,14 @@ export async function insertHistory(db: Db, values: HistoryValues): Promise<Hist
 
 export interface BookingParties {
   id: number;
+  /** as stored: the sweeper may not have recorded an expiry yet (see statusAt) */
   status: BookingStatus;
   customer_id: number;
   vendor_id: number;
+  starts_at: number;
+  expires_at: number | null;
+  /** the vendor's payment_ttl_minutes: an approval's deadline (decisions §11) */
+  payment_ttl_minutes: number;
 }
 
 /**
@@ -82,10 +89,22 @@ export async function findBookingParties(
 ): Promise<BookingParties | undefined> {
   const query = db
     .selectFrom('bookings')
-    .select(['id', 'status', 'customer_id', 'vendor_id'])
+    .select(['id', 'status', 'customer_id', 'vendor_id', 'starts_at', 'expires_at'])
+    .select((eb) =>
+      eb
+        .selectFrom('vendor_profiles')
+        .select('vendor_profiles.payment_ttl_minutes')
+        .whereRef('vendor_profiles.id', '=', 'bookings.vendor_id')
+        .as('payment_ttl_minutes'),
+    )
+    .$narrowType<{ payment_ttl_minutes: number }>()
     .where('id', '=', id);
   return (options.forUpdate ? forUpdate(db, query) : query).executeTakeFirst();
 }
+
+/** Not expired at `now`: no deadline, or one still ahead (a requested or approved hold lapses at it). */
+export const unexpiredAt = (now: number) => (eb: ExpressionBuilder<Database, 'bookings'>) =>
+  eb.or([eb('bookings.expires_at', 'is', null), eb('bookings.expires_at', '>', now)]);
 
 /**
  * What a cancel's refund depends on: when the booking starts and its listing's cancellation policy (as it
@@ -108,14 +127,16 @@ export async function findCancellationTerms(db: Db, id: number) {
 }
 
 /**
- * Moves a booking to `to` only if its status is still one of `from`: the guard that makes a transition
- * lose cleanly (false) instead of overwriting one that won.
+ * Moves a booking to `to` only if its status is still one of `from` and its hold has not lapsed at `now`:
+ * the guard that makes a transition lose cleanly (false) instead of overwriting one that won, or acting on
+ * a booking that is already expired though not yet recorded so.
  */
 export async function updateStatusIfIn(
   db: Db,
   id: number,
   from: readonly BookingStatus[],
   to: BookingStatus,
+  now: number,
   values: Omit<Updateable<BookingsTable>, 'status'>,
 ): Promise<boolean> {
   const result = await db
@@ -123,8 +144,56 @@ export async function updateStatusIfIn(
     .set({ ...values, status: to })
     .where('id', '=', id)
     .where('status', 'in', from)
+    .where(unexpiredAt(now))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Records as `expired` up to `limit` holds whose deadline passed by `now`, with their history entries:
+ * how many were candidates, and how many this call moved. Each UPDATE is guarded by the status and the
+ * deadline, so of two sweepers (or a sweeper and a transition) only one moves a booking and writes its
+ * entry; on PostgreSQL the candidates are claimed with FOR UPDATE SKIP LOCKED, so a second sweeper takes
+ * other rows instead of waiting for these.
+ */
+export async function expireLapsedHolds(
+  db: Db,
+  from: readonly BookingStatus[],
+  now: number,
+  limit: number,
+): Promise<{ claimed: number; moved: number }> {
+  // the statuses as literals, so SQLite sees the query imply bookings_expiring_idx's condition
+  const lapsing = sql<SqlBool>`status in (${sql.join(from.map((s) => sql.lit(s)))})`;
+  let candidates = db
+    .selectFrom('bookings')
+    .select(['id', 'status'])
+    .where(lapsing)
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit);
+  if (dialectOf(db) === 'postgres') candidates = candidates.forUpdate().skipLocked();
+  const rows = await candidates.execute();
+  let moved = 0;
+  for (const row of rows) {
+    const result = await db
+      .updateTable('bookings')
+      .set({ status: 'expired', updated_at: now })
+      .where('id', '=', row.id)
+      .where('status', '=', row.status)
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) continue;
+    await insertHistory(db, {
+      booking_id: row.id,
+      from_status: row.status,
+      to_status: 'expired',
+      note: 'expired',
+      actor_id: null,
+      created_at: now,
+    });
+    moved += 1;
+  }
+  return { claimed: rows.length, moved };
 }
 
 /**
@@ -156,6 +225,7 @@ const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) => {
     'bookings.total_price_cents',
     'bookings.currency',
     'bookings.listing_click_id',
+    'bookings.expires_at',
     'bookings.created_at',
     'bookings.updated_at',
     eb
@@ -273,14 +343,28 @@ export interface BookingListFilter {
   /** the vendor's bookings, or else the customer's */
   vendorId?: number;
   customerId?: number;
+  /** the status shown at `now`: a lapsed hold counts as expired (statusAt), recorded or not */
   status?: BookingStatus;
+  now: number;
 }
 
 function filtered(db: Db, filter: BookingListFilter) {
   let query = bookingsView(db);
   if (filter.vendorId !== undefined) query = query.where('bookings.vendor_id', '=', filter.vendorId);
   if (filter.customerId !== undefined) query = query.where('bookings.customer_id', '=', filter.customerId);
-  if (filter.status !== undefined) query = query.where('bookings.status', '=', filter.status);
+  const { status, now } = filter;
+  if (status === 'expired')
+    query = query.where((eb) =>
+      eb.or([
+        eb('bookings.status', '=', 'expired'),
+        eb.and([eb('bookings.status', 'in', EXPIRING_STATUSES), eb('bookings.expires_at', '<=', now)]),
+      ]),
+    );
+  else if (status !== undefined) {
+    query = query.where('bookings.status', '=', status);
+    if ((EXPIRING_STATUSES as readonly BookingStatus[]).includes(status))
+      query = query.where(unexpiredAt(now));
+  }
   return query;
 }
 
@@ -347,7 +431,7 @@ export async function historyOf(db: Db, bookingIds: number[]): Promise<HistoryRo
 export async function findPaymentFacts(db: Db, id: number) {
   return db
     .selectFrom('bookings')
-    .select(['id', 'customer_id', 'vendor_id', 'status', 'total_price_cents', 'currency'])
+    .select(['id', 'customer_id', 'vendor_id', 'status', 'expires_at', 'total_price_cents', 'currency'])
     .where('id', '=', id)
     .executeTakeFirst();
 }

@@ -149,7 +149,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       schema: {
         tags,
         summary: 'Request a booking',
-        description: 'The booking starts in status requested; the server computes total_price.',
+        description:
+          'The booking starts in status requested; the server computes total_price. It holds its window until ' +
+          "expires_at (now + the vendor's request_ttl_minutes, never after starts_at); unanswered by then, it " +
+          'is expired and holds nothing.',
         body: schemas.BookingRequestBody,
         response: { 201: Ref(schemas.BookingSchema) },
         'x-errors': [409],
@@ -166,7 +169,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       schema: {
         tags,
         summary: 'List the caller’s bookings',
-        description: 'A vendor sees the bookings of its listings, a customer its own; newest first.',
+        description:
+          'A vendor sees the bookings of its listings, a customer its own; newest first. status=expired lists ' +
+          'every booking whose hold has lapsed (recorded by the sweep or not); status=requested and ' +
+          'status=approved leave those out.',
         querystring: schemas.BookingListQuery,
         response: { 200: Ref(schemas.BookingPage) },
       },
@@ -209,6 +215,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
         schema: {
           tags,
           summary,
+          description:
+            'Approving sets expires_at to now + the vendor’s payment_ttl_minutes (never after starts_at); ' +
+            'declining or cancelling clears it. On an expired booking (expires_at passed, recorded or not) ' +
+            'every action is 409 invalid_state.',
           params: IdParams,
           body,
           'x-optional-body': true,

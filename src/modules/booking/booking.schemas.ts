@@ -22,8 +22,13 @@ export const BookingStatusSchema = Type.Union(
     Type.Literal('declined'),
     Type.Literal('cancelled'),
     Type.Literal('confirmed'),
+    Type.Literal('expired'),
   ],
-  { description: 'requested → approved → confirmed (paid); or declined, or cancelled' },
+  {
+    description:
+      'requested → approved → confirmed (paid); or declined, or cancelled; or expired: a requested or ' +
+      'approved booking whose expires_at has passed (final; it holds nothing from that instant on)',
+  },
 );
 
 /** Exactly one of the two is required (checked by the service, which names both fields on failure). */
@@ -266,6 +271,15 @@ export const BookingSchema = Named(
       }),
       customer: Ref(BookingCustomerSchema),
       vendor: Ref(BookingVendorSchema),
+      expires_at: Nullable(
+        Type.String({
+          format: 'date-time',
+          description:
+            "When the hold lapses: while requested, creation + the vendor's request_ttl_minutes; while " +
+            "approved, approval + the vendor's payment_ttl_minutes; never later than starts_at. From that " +
+            'instant the booking is expired and holds nothing. Kept once expired; null in every other state.',
+        }),
+      ),
       status_history: Type.Array(Ref(StatusHistoryEntrySchema)),
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
@@ -291,6 +305,7 @@ export const BookingSchema = Named(
           currency: 'usd',
           customer: BOOKING_CUSTOMER_EXAMPLE,
           vendor: BOOKING_VENDOR_EXAMPLE,
+          expires_at: '2026-05-05T15:00:00.000Z',
           status_history: [
             {
               from_status: null,

@@ -12,7 +12,7 @@ import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { formatDateTime } from '../../lib/datetime.ts';
+import { formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
 import {
@@ -45,6 +45,7 @@ import {
   nextStatus,
   type PartyAction,
   partyOf,
+  statusAt,
   TRANSITIONS,
 } from './booking.state-machine.ts';
 import { customerRefundCents } from './cancellation.ts';
@@ -114,10 +115,11 @@ export interface BookingDeps {
 
 // --- the API object, mapped from rows in one place ---------------------------------------------------------
 
-export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[]) {
+/** The API object of a booking as it stands at `now` (a lapsed hold shows as expired: statusAt). */
+export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[], now: number) {
   return {
     id: row.id,
-    status: row.status,
+    status: statusAt(row, now),
     equipment_item_id: row.listing_kind === 'equipment' ? row.listing_id : null,
     adventure_offering_id: row.listing_kind === 'adventure' ? row.listing_id : null,
     starts_at: formatDateTime(row.starts_at),
@@ -146,6 +148,7 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[]) 
       contact_phone: row.vendor_contact_phone,
       time_zone: row.vendor_time_zone,
     },
+    expires_at: row.expires_at === null ? null : formatDateTime(row.expires_at),
     status_history: history.map((h) => ({
       from_status: h.from_status,
       to_status: h.to_status,
@@ -159,7 +162,7 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[]) 
 }
 export type Booking = ReturnType<typeof toBooking>;
 
-async function withHistory(db: Db, rows: repo.BookingViewRow[]): Promise<Booking[]> {
+async function withHistory(db: Db, rows: repo.BookingViewRow[], now: number): Promise<Booking[]> {
   const history = await repo.historyOf(
     db,
     rows.map((r) => r.id),
@@ -170,13 +173,13 @@ async function withHistory(db: Db, rows: repo.BookingViewRow[]): Promise<Booking
     list.push(h);
     byBooking.set(h.booking_id, list);
   }
-  return rows.map((r) => toBooking(r, byBooking.get(r.id) ?? []));
+  return rows.map((r) => toBooking(r, byBooking.get(r.id) ?? [], now));
 }
 
-async function bookingObject(db: Db, id: number): Promise<Booking> {
+async function bookingObject(db: Db, id: number, now: number): Promise<Booking> {
   const row = await repo.findBookingView(db, id);
   if (!row) throw bookingNotFound();
-  return (await withHistory(db, [row]))[0];
+  return (await withHistory(db, [row], now))[0];
 }
 
 const bookingNotFound = () => notFound('Booking not found.');
@@ -233,8 +236,8 @@ function demandFor(
   return { participants, quantity, units: quantity ?? participants ?? 1, limit };
 }
 
-async function evaluate(db: Db, listingId: number, window: TimeWindow, demand: Demand) {
-  const facts = await availabilityFacts(db, listingId, window);
+async function evaluate(db: Db, listingId: number, window: TimeWindow, demand: Demand, now: number) {
+  const facts = await availabilityFacts(db, listingId, window, now);
   return evaluateAvailability(window, facts, demand.limit, demand.units);
 }
 
@@ -260,8 +263,9 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
   if (!listing) throw listingNotFound(target);
   const window = windowOfListing(asked, listing.durationMinutes);
   const demand = demandFor(listing, query);
-  const verdict = await evaluate(deps.db, listing.id, window, demand);
-  const bookable = window.startsAt >= deps.clock.now().getTime();
+  const now = deps.clock.now().getTime();
+  const verdict = await evaluate(deps.db, listing.id, window, demand, now);
+  const bookable = window.startsAt >= now;
   return {
     equipment_item_id: target.kind === 'equipment' ? target.id : null,
     adventure_offering_id: target.kind === 'adventure' ? target.id : null,
@@ -312,6 +316,14 @@ async function attributedClick(
   return click && isValidAttribution(click, listingId, now) ? click.id : null;
 }
 
+/**
+ * When a hold taken at `from` lapses: `ttlMinutes` later (the vendor's request or payment TTL), never later
+ * than the booking's start (decisions §11).
+ */
+export function holdDeadline(from: number, ttlMinutes: number, startsAt: number): number {
+  return Math.min(from + ttlMinutes * MINUTE_MS, startsAt);
+}
+
 /** The field a total over the money limit is blamed on: what made the total grow. */
 function totalField(listing: ListingRef, demand: Demand): string {
   if (listing.kind === 'adventure') return 'participants_count';
@@ -347,7 +359,7 @@ export async function requestBooking(
       const total = totalPriceCents(listing.kind, listing.priceCents, window, demand);
       if (total >= MAX_MONEY_CENTS)
         throw invalidFields({ [totalField(listing, demand)]: 'The total price would exceed 99999999.99.' });
-      const verdict = await evaluate(trx, listing.id, window, demand);
+      const verdict = await evaluate(trx, listing.id, window, demand, now);
       if (!verdict.isAvailable) throw conflict(verdict, listing.kind, demand);
       const { view, history } = await repo.insertBookingWithHistory(
         trx,
@@ -366,13 +378,14 @@ export async function requestBooking(
           total_price_cents: total,
           currency: listing.currency,
           listing_click_id: clickId,
+          expires_at: holdDeadline(now, listing.requestTtlMinutes, window.startsAt),
           created_at: now,
           updated_at: now,
         },
         { from_status: null, to_status: 'requested', note: '', actor_id: caller.id, created_at: now },
       );
       // The booking as created, read in its own transaction; its history is the one entry just written.
-      return toBooking(view, [history]);
+      return toBooking(view, [history], now);
     },
     { groupCommit: true },
   );
@@ -443,19 +456,21 @@ async function moveBooking(
   const party = booking && partyToRow(booking, caller);
   if (!booking || !party) throw bookingNotFound();
   if (party !== transition.actor) throw permissionDenied(deniedMessage(action));
-  const next = nextStatus(booking.status, action);
-  if (!next) throw invalidState(booking.status, action);
-  const refused = refuse?.(booking.status);
+  const status = statusAt(booking, now);
+  const next = nextStatus(status, action);
+  if (!next) throw invalidState(status, action);
+  const refused = refuse?.(status);
   if (refused) throw refused;
   const vendorNotes = transition.to === 'cancelled' ? undefined : input.vendor_notes;
-  const moved = await repo.updateStatusIfIn(trx, id, transition.from, next, {
+  const moved = await repo.updateStatusIfIn(trx, id, transition.from, next, now, {
     updated_at: now,
+    expires_at: deadlineAfter(next, booking, now),
     ...(vendorNotes === undefined ? {} : { vendor_notes: vendorNotes }),
   });
-  if (!moved) throw invalidState(booking.status, action);
+  if (!moved) throw invalidState(status, action);
   await repo.insertHistory(trx, {
     booking_id: id,
-    from_status: booking.status,
+    from_status: status,
     to_status: next,
     note: input.note ?? '',
     actor_id: caller.id,
@@ -479,7 +494,33 @@ export async function transitionBooking(
 ): Promise<Booking> {
   const now = deps.clock.now().getTime();
   await inTransaction(deps.db, (trx) => moveBooking(trx, caller, id, action, input, now));
-  return bookingObject(deps.db, id);
+  return bookingObject(deps.db, id, now);
+}
+
+/** A booking's expires_at once it moves to `next`: an approval's payment deadline, else none. */
+function deadlineAfter(next: BookingStatus, booking: repo.BookingParties, now: number): number | null {
+  return next === 'approved' ? holdDeadline(now, booking.payment_ttl_minutes, booking.starts_at) : null;
+}
+
+/** How many lapsed holds one transaction of the sweep records, so no transaction grows without bound. */
+const EXPIRY_BATCH = 200;
+
+/**
+ * Records every hold whose deadline has passed as `expired`, each with one history entry (no actor, note
+ * "expired"), and returns how many this call recorded. Reads already show them expired (statusAt); this
+ * writes down the transition. Safe with several sweepers at once: each row is claimed and moved by a
+ * guarded update (expireLapsedHolds), so one of them records it and the others skip it.
+ */
+export async function expireLapsedBookings(deps: Pick<BookingDeps, 'db' | 'clock'>): Promise<number> {
+  const now = deps.clock.now().getTime();
+  let recorded = 0;
+  for (;;) {
+    const { claimed, moved } = await inTransaction(deps.db, (trx) =>
+      repo.expireLapsedHolds(trx, TRANSITIONS.expire.from, now, EXPIRY_BATCH),
+    );
+    recorded += moved;
+    if (claimed < EXPIRY_BATCH) return recorded;
+  }
 }
 
 /** A booking after a cancel, with the refund the cancel made (null when none). */
@@ -524,7 +565,7 @@ export async function cancelBooking(
     );
   });
   const refund = refundId === undefined ? null : await deps.refunds.complete(refundId);
-  return { ...(await bookingObject(deps.db, id)), refund };
+  return { ...(await bookingObject(deps.db, id, now)), refund };
 }
 
 function invalidState(status: BookingStatus, action: string): AppError {
@@ -536,7 +577,7 @@ function invalidState(status: BookingStatus, action: string): AppError {
 export async function getBooking(deps: BookingDeps, caller: AuthUser, id: number): Promise<Booking> {
   const row = await repo.findBookingView(deps.db, id);
   if (!row || !partyToRow(row, caller)) throw bookingNotFound();
-  return (await withHistory(deps.db, [row]))[0];
+  return (await withHistory(deps.db, [row], deps.clock.now().getTime()))[0];
 }
 
 /** A vendor's bookings (of their vendor profile) or else the caller's own as customer; newest first. */
@@ -546,11 +587,12 @@ export async function listBookings(
   query: { status?: BookingStatus },
   page: Page,
 ) {
+  const now = deps.clock.now().getTime();
   const filter: repo.BookingListFilter = caller.isVendor
-    ? { vendorId: caller.vendorId ?? -1, status: query.status }
-    : { customerId: caller.id, status: query.status };
+    ? { vendorId: caller.vendorId ?? -1, status: query.status, now }
+    : { customerId: caller.id, status: query.status, now };
   const { rows, count } = await repo.listBookingViews(deps.db, filter, page);
-  return { count, results: await withHistory(deps.db, rows) };
+  return { count, results: await withHistory(deps.db, rows, now) };
 }
 
 // --- for the payments module ------------------------------------------------------------------------------------------
@@ -559,6 +601,7 @@ export interface BookingForPayment {
   id: number;
   customerId: number;
   vendorId: number;
+  /** the status at the `now` asked about: a lapsed hold is expired (statusAt) */
   status: BookingStatus;
   totalPriceCents: number;
   currency: string;
@@ -567,6 +610,7 @@ export interface BookingForPayment {
 export async function findBookingForPayment(
   db: Db,
   bookingId: number,
+  now: number,
 ): Promise<BookingForPayment | undefined> {
   if (!Number.isInteger(bookingId) || bookingId < 1 || bookingId > MAX_ID) return undefined;
   const row = await repo.findPaymentFacts(db, bookingId);
@@ -575,7 +619,7 @@ export async function findBookingForPayment(
       id: row.id,
       customerId: row.customer_id,
       vendorId: row.vendor_id,
-      status: row.status,
+      status: statusAt(row, now),
       totalPriceCents: row.total_price_cents,
       currency: row.currency,
     }
@@ -584,12 +628,16 @@ export async function findBookingForPayment(
 
 /**
  * approved → confirmed after a successful payment, in the caller's transaction, with a history entry
- * (no actor: the payment gateway). False when the booking was not approved (declined or cancelled
- * meanwhile): it is left as it is.
+ * (no actor: the payment gateway). False when the booking was not approved (declined, cancelled or
+ * expired meanwhile, the last whether or not the sweeper has recorded it): it is left as it is, and the
+ * caller decides what becomes of the money (an expired booking's payment is refunded, decisions §11).
  */
 export async function confirmApprovedBooking(trx: Db, bookingId: number, now: number): Promise<boolean> {
   const { from, to } = TRANSITIONS.confirm_payment;
-  const moved = await repo.updateStatusIfIn(trx, bookingId, from, to, { updated_at: now });
+  const moved = await repo.updateStatusIfIn(trx, bookingId, from, to, now, {
+    updated_at: now,
+    expires_at: null,
+  });
   if (!moved) return false;
   await repo.insertHistory(trx, {
     booking_id: bookingId,

@@ -4,17 +4,30 @@ import type { AuthUser } from '../../http/auth.ts';
 // The booking lifecycle as data (decisions §6). Nothing here touches the database: the service reads
 // this table, and the guarded UPDATE uses `from` as its `status IN (...)` list.
 
-export const BOOKING_STATUSES = ['requested', 'approved', 'declined', 'cancelled', 'confirmed'] as const;
+export const BOOKING_STATUSES = [
+  'requested',
+  'approved',
+  'declined',
+  'cancelled',
+  'confirmed',
+  'expired',
+] as const;
 
-/** States that hold their time window: overlapping requests are refused while one of these holds it. */
+/**
+ * States that hold their time window: overlapping requests are refused while one of these holds it and,
+ * for the ones with a deadline (EXPIRING_STATUSES), its `expires_at` has not passed.
+ */
 export const ACTIVE_STATUSES = ['requested', 'approved', 'confirmed'] as const;
 
-export type BookingAction = 'approve' | 'decline' | 'cancel' | 'vendor_cancel' | 'confirm_payment';
+/** States whose hold lapses at the booking's `expires_at` (decisions §11); null in every other state. */
+export const EXPIRING_STATUSES = ['requested', 'approved'] as const;
+
+export type BookingAction = 'approve' | 'decline' | 'cancel' | 'vendor_cancel' | 'confirm_payment' | 'expire';
 
 /** A party to a booking: its customer, or the vendor of its listing. */
 export type BookingParty = 'customer' | 'vendor';
 
-/** Who may trigger an action: one of the booking's parties, or the payment webhook. */
+/** Who may trigger an action: one of the booking's parties, or the service (payment webhook, deadlines). */
 export type BookingActor = BookingParty | 'system';
 
 export interface Transition {
@@ -30,6 +43,7 @@ export const TRANSITIONS = {
   cancel: { actor: 'customer', from: ['requested', 'approved', 'confirmed'], to: 'cancelled' },
   vendor_cancel: { actor: 'vendor', from: ['requested', 'approved', 'confirmed'], to: 'cancelled' },
   confirm_payment: { actor: 'system', from: ['approved'], to: 'confirmed' },
+  expire: { actor: 'system', from: EXPIRING_STATUSES, to: 'expired' },
 } as const satisfies Readonly<Record<BookingAction, Transition>>;
 
 /** The actions a party triggers (the others are the payment webhook's). */
@@ -40,7 +54,7 @@ export type PartyAction = {
 const ACTOR_NAMES: Record<BookingActor, string> = {
   vendor: "the listing's vendor",
   customer: "the booking's customer",
-  system: 'the payment gateway',
+  system: 'the service itself',
 };
 
 /** Why a caller who is not the action's actor is refused, stated from the transition's actor. */
@@ -70,4 +84,16 @@ export function nextStatus(from: BookingStatus, action: BookingAction): BookingS
 
 export function isActiveStatus(status: BookingStatus): boolean {
   return (ACTIVE_STATUSES as readonly BookingStatus[]).includes(status);
+}
+
+/**
+ * The status a booking has at `now`: a requested or approved booking whose `expires_at` has passed is
+ * `expired` from that instant on, whether or not the sweeper has recorded it yet.
+ */
+export function statusAt(
+  booking: { status: BookingStatus; expires_at: number | null },
+  now: number,
+): BookingStatus {
+  const expiring = (EXPIRING_STATUSES as readonly BookingStatus[]).includes(booking.status);
+  return expiring && booking.expires_at !== null && booking.expires_at <= now ? 'expired' : booking.status;
 }

@@ -13,6 +13,7 @@ export {
   type ClickForBooking,
   checkLimitEdit,
   confirmApprovedBooking,
+  expireLapsedBookings,
   type FindClick,
   findBookingForPayment,
   type PaidAmount,
@@ -22,7 +23,9 @@ export {
   ACTIVE_STATUSES,
   BOOKING_STATUSES,
   type BookingParty,
+  EXPIRING_STATUSES,
   nextStatus,
   partyOf,
   TRANSITIONS,
 } from './booking.state-machine.ts';
+export { type ExpirySweeper, startExpirySweeper } from './expiry-sweeper.ts';

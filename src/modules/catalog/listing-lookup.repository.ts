@@ -23,6 +23,8 @@ export interface ListingRef {
   archived: boolean;
   /** the vendor's currency: a booking stores it when requested */
   currency: string;
+  /** the vendor's request_ttl_minutes: how long a request holds the window unanswered (decisions §11) */
+  requestTtlMinutes: number;
 }
 
 const COLUMNS = [
@@ -47,6 +49,12 @@ const vendorCurrency = (eb: ExpressionBuilder<Database, 'listings'>) =>
     .select('vendor_profiles.currency')
     .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
     .as('currency');
+const vendorRequestTtl = (eb: ExpressionBuilder<Database, 'listings'>) =>
+  eb
+    .selectFrom('vendor_profiles')
+    .select('vendor_profiles.request_ttl_minutes')
+    .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
+    .as('request_ttl_minutes');
 
 type Row = {
   id: number;
@@ -62,6 +70,7 @@ type Row = {
   is_active: number;
   archived_at: number | null;
   currency: string;
+  request_ttl_minutes: number;
 };
 
 const toRef = (row: Row): ListingRef => ({
@@ -78,6 +87,7 @@ const toRef = (row: Row): ListingRef => ({
   isActive: row.is_active === 1,
   archived: row.archived_at !== null,
   currency: row.currency,
+  requestTtlMinutes: row.request_ttl_minutes,
 });
 
 /** A listing of that kind by id, whatever its state (archived and inactive included). */
@@ -89,8 +99,8 @@ export async function findListingById(
   const row = await db
     .selectFrom('listings')
     .select(COLUMNS)
-    .select(vendorCurrency)
-    .$narrowType<{ currency: NotNull }>()
+    .select([vendorCurrency, vendorRequestTtl])
+    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull }>()
     .where('id', '=', id)
     .where('kind', '=', kind)
     .executeTakeFirst();
@@ -103,8 +113,8 @@ function visibleListingQuery(locked: boolean) {
       const query = db
         .selectFrom('listings')
         .select(COLUMNS)
-        .select(vendorCurrency)
-        .$narrowType<{ currency: NotNull }>()
+        .select([vendorCurrency, vendorRequestTtl])
+        .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull }>()
         .where('id', '=', a.id)
         .where('kind', '=', a.kind as ListingKind)
         .where('is_active', '=', 1)

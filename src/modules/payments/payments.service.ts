@@ -54,8 +54,13 @@ export interface IntentResult {
 }
 
 /** The caller's approved booking, checked for paying: only its customer pays, and only once approved. */
-async function payableBooking(db: Db, caller: AuthUser, bookingId: number): Promise<BookingForPayment> {
-  const booking = await findBookingForPayment(db, bookingId);
+async function payableBooking(
+  db: Db,
+  caller: AuthUser,
+  bookingId: number,
+  now: number,
+): Promise<BookingForPayment> {
+  const booking = await findBookingForPayment(db, bookingId, now);
   // to anyone but its customer the booking does not exist
   if (!booking || partyOf(booking, caller) !== 'customer') throw notFound('Booking not found.');
   if (booking.status !== 'approved') {
@@ -107,7 +112,7 @@ export async function createPaymentIntent(
     body: { payment: toPayment(row, []), client_secret: row.client_secret, mocked: deps.gateway.mocked },
   });
   const checked = await inReadSnapshot(deps.db, async (db) => {
-    const booking = await payableBooking(db, caller, input.booking_id);
+    const booking = await payableBooking(db, caller, input.booking_id, deps.clock.now().getTime());
     sameCurrency(booking, requested);
     return { booking, open: await repo.findOpenPayment(db, booking.id) };
   });
@@ -121,7 +126,7 @@ export async function createPaymentIntent(
   const now = deps.clock.now().getTime();
   const stored = await inTransaction(deps.db, async (trx) => {
     // declined, cancelled or paid meanwhile: refused as if the request had come after
-    const booking = await payableBooking(trx, caller, input.booking_id);
+    const booking = await payableBooking(trx, caller, input.booking_id, now);
     const row = await repo.insertPaymentUnlessOpen(trx, {
       booking_id: booking.id,
       gateway_payment_intent_id: intent.intentId,
@@ -150,7 +155,8 @@ export async function createPaymentIntent(
 /** The payment and its booking's status, for the booking's customer or vendor only. */
 export async function getPaymentStatus(deps: PaymentsDeps, caller: AuthUser, paymentId: number) {
   const payment = await repo.findPaymentById(deps.db, paymentId);
-  const booking = payment && (await findBookingForPayment(deps.db, payment.booking_id));
+  const booking =
+    payment && (await findBookingForPayment(deps.db, payment.booking_id, deps.clock.now().getTime()));
   if (!payment || !booking || !partyOf(booking, caller)) throw notFound('Payment not found.');
   const refunds = await refundsOf(deps.db, [payment.id]);
   return { ...toPayment(payment, refunds), booking_status: booking.status };
@@ -267,10 +273,10 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
       payment_status: updated.status,
     };
     if (target !== 'succeeded') return { result };
-    // A booking declined or cancelled meanwhile stays as it is; the payment records the success and is
-    // refunded (reserved here, with the success, so no crash can lose it).
+    // A booking declined, cancelled or expired meanwhile stays as it is; the payment records the success and
+    // is refunded (reserved here, with the success, so no crash can lose it).
     const confirmed = await confirmApprovedBooking(trx, payment.booking_id, now);
-    const booking = confirmed ? undefined : await findBookingForPayment(trx, payment.booking_id);
+    const booking = confirmed ? undefined : await findBookingForPayment(trx, payment.booking_id, now);
     return {
       result,
       supersededIntent: await closeSupersededPayment(trx, payment.booking_id, now),

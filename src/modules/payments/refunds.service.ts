@@ -181,10 +181,11 @@ async function reservePaidBookingRefund(
 export const LATE_PAYMENT_REFUND_REASON: Partial<Record<BookingStatus, RefundReason>> = {
   declined: 'cancelled_by_vendor',
   cancelled: 'requested_by_customer',
+  expired: 'expired',
 };
 
 /**
- * A payment that succeeded for a booking declined or cancelled meanwhile is refunded in full: reserved in
+ * A payment that succeeded for a booking declined, cancelled or expired meanwhile is refunded in full: reserved in
  * the webhook's transaction (with the success it answers, so no crash can lose it) and completed by
  * completeRefund after the commit. The refund's id, or undefined when the booking keeps the money.
  */
@@ -249,7 +250,7 @@ export async function refundPayment(
   const now = deps.clock.now().getTime();
   const refundId = await inTransaction(deps.db, async (trx) => {
     const payment = await repo.findPaymentForUpdate(trx, paymentId);
-    const booking = payment && (await findBookingForPayment(trx, payment.booking_id));
+    const booking = payment && (await findBookingForPayment(trx, payment.booking_id, now));
     const party = booking && partyOf(booking, caller);
     if (!payment || !party) throw notFound('Payment not found.');
     if (party !== 'vendor') throw permissionDenied("Only the listing's vendor can refund a payment.");

@@ -109,7 +109,7 @@ async function availableIds(ids: number[], window: TimeWindow): Promise<number[]
     .selectFrom('listings')
     .select('id')
     .where('id', 'in', ids)
-    .where(listingAvailableIn(window.startsAt, window.endsAt))
+    .where(listingAvailableIn(window.startsAt, window.endsAt, BASE))
     .orderBy('id')
     .execute();
   return rows.map((r) => r.id);
@@ -219,8 +219,8 @@ describe('listingAvailableIn', () => {
         // the facts of a check or request, read one at a time, and for all the listings at once: checks
         // asking together share one statement on PostgreSQL, and each must get its own listing's facts
         const alone = [];
-        for (const id of ids) alone.push(await availabilityFacts(t.db, id, window));
-        const together = await Promise.all(ids.map((id) => availabilityFacts(t.db, id, window)));
+        for (const id of ids) alone.push(await availabilityFacts(t.db, id, window, BASE));
+        const together = await Promise.all(ids.map((id) => availabilityFacts(t.db, id, window, BASE)));
         for (const [i, facts] of [...alone, ...together].entries()) {
           const fixture = fixtures[i % ids.length];
           const expected = factsOf(fixture).bookings.filter(
@@ -348,7 +348,7 @@ describe('overlap checks bounded by the longest booking', () => {
       ],
     });
     const middle = w(70, 72);
-    expect((await availabilityFacts(t.db, listingId, middle)).bookings).toEqual([
+    expect((await availabilityFacts(t.db, listingId, middle, BASE)).bookings).toEqual([
       { ...w(24, 120), status: 'approved', units: 1 },
     ]);
     expect(await availableIds([listingId], middle)).toEqual([]);
@@ -366,7 +366,7 @@ describe('overlap checks bounded by the longest booking', () => {
       .where('listing_id', '=', listingId)
       .execute();
     const late = w(180, 181); // beyond the old bound: end + 2 hours
-    expect((await availabilityFacts(t.db, listingId, late)).bookings).toEqual([
+    expect((await availabilityFacts(t.db, listingId, late, BASE)).bookings).toEqual([
       { ...stretched, status: 'confirmed', units: 1 },
     ]);
     expect(await availableIds([listingId], late)).toEqual([]);

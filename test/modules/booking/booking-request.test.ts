@@ -77,6 +77,8 @@ describe('booking request: the booking object and price', () => {
         contact_phone: '+351 282 000 000',
         time_zone: 'Europe/Lisbon',
       },
+      // the vendor's default request_ttl_minutes (1440) after creation
+      expires_at: new Date(t.clock.now().getTime() + DAY).toISOString(),
       status_history: [
         { from_status: null, to_status: 'requested', note: '', actor_id: customer.id, created_at: now },
       ],

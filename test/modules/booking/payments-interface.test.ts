@@ -42,7 +42,7 @@ const detail = async (id: number) =>
 describe('booking interface for payments', () => {
   it('findBookingForPayment gives parties, status, amount and currency', async () => {
     const { id } = await newBooking();
-    expect(await findBookingForPayment(t.db, id)).toEqual({
+    expect(await findBookingForPayment(t.db, id, t.clock.now().getTime())).toEqual({
       id,
       customerId: customer.id,
       vendorId: await vendorProfileId(t.db, vendor.id),
@@ -50,8 +50,8 @@ describe('booking interface for payments', () => {
       totalPriceCents: 4500,
       currency: 'usd',
     });
-    expect(await findBookingForPayment(t.db, 999_999)).toBeUndefined();
-    expect(await findBookingForPayment(t.db, 2 ** 40)).toBeUndefined();
+    expect(await findBookingForPayment(t.db, 999_999, t.clock.now().getTime())).toBeUndefined();
+    expect(await findBookingForPayment(t.db, 2 ** 40, t.clock.now().getTime())).toBeUndefined();
   });
 
   it('confirmApprovedBooking moves approved → confirmed once, with a history entry without actor', async () => {
@@ -116,8 +116,8 @@ describe('booking interface for payments', () => {
     });
     expect(changed.json().currency).toBe('eur');
     expect((await detail(id)).currency).toBe('usd');
-    expect((await findBookingForPayment(t.db, id))?.currency).toBe('usd');
+    expect((await findBookingForPayment(t.db, id, t.clock.now().getTime()))?.currency).toBe('usd');
     const { id: later } = await newBooking();
-    expect((await findBookingForPayment(t.db, later))?.currency).toBe('eur');
+    expect((await findBookingForPayment(t.db, later, t.clock.now().getTime()))?.currency).toBe('eur');
   });
 });

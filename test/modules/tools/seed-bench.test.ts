@@ -44,7 +44,7 @@ async function login(email: string, password = BENCH_PASSWORD) {
 describe('seed-bench', () => {
   it('writes exactly the requested rows', async () => {
     const history = await t.db.selectFrom('bookings').select('status').execute();
-    const transitions = { requested: 1, approved: 2, confirmed: 3, declined: 2, cancelled: 2 };
+    const transitions = { requested: 1, approved: 2, confirmed: 3, declined: 2, cancelled: 2, expired: 2 };
     const expectedHistory = history.reduce((sum, b) => sum + transitions[b.status], 0);
     const confirmed = history.filter((b) => b.status === 'confirmed').length;
     const expected = {
