@@ -219,7 +219,7 @@ describe('the instant a deadline passes', () => {
     expect((await detail(toPay.id)).status).toBe('expired');
   });
 
-  it('a payment that succeeds after the deadline is recorded and leaves the booking expired', async () => {
+  it('a payment that succeeds after the deadline is recorded, leaves the booking expired and is refunded', async () => {
     const kayak = await listingOf(t.db, vendor);
     const booking = await requested(kayak, windowIn(70));
     const approved = (await transition(vendor.token, booking.id, 'approve')).json();
@@ -248,7 +248,16 @@ describe('the instant a deadline passes', () => {
       url: `/api/v1/payment/${payment.id}/status/`,
       token: customer.token,
     });
-    expect(status.json()).toMatchObject({ status: 'succeeded', booking_status: 'expired' });
+    // recorded as succeeded, then refunded in full by the mock gateway (decisions §11)
+    expect(status.json()).toMatchObject({
+      status: 'refunded',
+      booking_status: 'expired',
+      amount: approved.total_price,
+      amount_refunded: approved.total_price,
+    });
+    expect(status.json().refunds).toMatchObject([
+      { amount: approved.total_price, currency: approved.currency, reason: 'expired', status: 'succeeded' },
+    ]);
     expect((await detail(booking.id)).status).toBe('expired');
   });
 });
