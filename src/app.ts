@@ -99,7 +99,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerSecurityHeaders(app, { contentSecurityPolicy: false });
   // Without CORS_ORIGINS there is no CORS at all: no plugin, so no hook on every request either.
   if (config.corsOrigins.length) {
-    await app.register(cors, { origin: config.corsOrigins.includes('*') ? true : config.corsOrigins });
+    await app.register(cors, {
+      origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
+      // a browser client reads only the response headers listed here: a replayed answer and a throttle's wait
+      exposedHeaders: ['Idempotent-Replayed', 'Retry-After'],
+    });
   }
   await app.register(rateLimit, {
     global: false,

@@ -74,6 +74,8 @@ describe('CORS', () => {
       });
       expect(denied.statusCode).toBe(401);
       expect(denied.headers['access-control-allow-origin']).toBe('https://admin.example');
+      // a browser client may read whether an answer was replayed (idempotency keys) and a throttle's wait
+      expect(denied.headers['access-control-expose-headers']).toBe('Idempotent-Replayed, Retry-After');
 
       const pre = await t.app.inject(preflight('https://shop.example'));
       expect(pre.statusCode).toBe(204);
