@@ -8,6 +8,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import type { Kysely } from 'kysely';
+import { stringify } from 'safe-stable-stringify';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DAY_MS, HOUR_MS } from '../lib/datetime.ts';
@@ -190,7 +191,8 @@ function replay(reply: FastifyReply, stored: StoredKey): void {
  */
 function fingerprint(request: FastifyRequest): string {
   const [path, query] = splitUrl(request.url);
-  const body = request.rawBody ? canonicalJson(JSON.parse(request.rawBody)) : 'null';
+  // the body's JSON text with every object's keys sorted (the library's deterministic mode)
+  const body = request.rawBody ? stringify(JSON.parse(request.rawBody)) : 'null';
   return createHash('sha256')
     .update(`${request.method} ${path.replace(/\/+$/, '')}?${query}\n${body}`)
     .digest('hex');
@@ -199,16 +201,4 @@ function fingerprint(request: FastifyRequest): string {
 function splitUrl(url: string): [string, string] {
   const at = url.indexOf('?');
   return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at + 1)];
-}
-
-/** JSON text of a value with every object's keys in order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
