@@ -4,6 +4,7 @@ import { dialectOf } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { batchPerTurn } from '../../db/turn-batch.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
+import { holdsAt } from './booking.repository.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 
 // The facts availability.ts decides on, read with indexed range queries (listing_id, starts_at), and the
@@ -13,16 +14,6 @@ import { ACTIVE_STATUSES } from './booking.state-machine.ts';
 // Constants stay literals in the SQL: SQLite re-plans a statement whenever a bound value it could plan
 // on changes, and these never change.
 const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((s) => sql.lit(s)))})`;
-
-/**
- * A booking in an active state still holds at `now` unless its deadline has passed (decisions §11): the
- * states with a deadline carry expires_at, the others null. Compared in the same index as the status
- * (bookings_listing_window_idx), so the check still reads the index alone.
- */
-const holdsAt = (now: Value, alias?: string) => {
-  const expiresAt = sql.ref<number | null>(alias ? `${alias}.expires_at` : 'expires_at');
-  return sql<SqlBool>`(${expiresAt} is null or ${expiresAt} > ${now})`;
-};
 
 /**
  * The latest a booking of the listing overlapping a window ending at `windowEnd` can end: windowEnd plus

@@ -1,4 +1,11 @@
-import { type ExpressionBuilder, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
 import type {
   BookingStatus,
   BookingStatusHistoryTable,
@@ -102,9 +109,17 @@ export async function findBookingParties(
   return (options.forUpdate ? forUpdate(db, query) : query).executeTakeFirst();
 }
 
-/** Not expired at `now`: no deadline, or one still ahead (a requested or approved hold lapses at it). */
-export const unexpiredAt = (now: number) => (eb: ExpressionBuilder<Database, 'bookings'>) =>
-  eb.or([eb('bookings.expires_at', 'is', null), eb('bookings.expires_at', '>', now)]);
+/**
+ * A booking in an active state still holds at `now` unless its deadline has passed (decisions §11): the
+ * states with a deadline carry expires_at, the others null. The one SQL form of the rule (statusAt is its
+ * JavaScript twin), for the guarded transitions, the status filter and every availability predicate; there
+ * it is compared in the same index as the status (bookings_listing_window_idx), so a check still reads the
+ * index alone. `now` may be a column of the query around it; `alias` names the bookings table there.
+ */
+export const holdsAt = (now: number | Expression<number>, alias = 'bookings') => {
+  const expiresAt = sql.ref<number | null>(`${alias}.expires_at`);
+  return sql<SqlBool>`(${expiresAt} is null or ${expiresAt} > ${now})`;
+};
 
 /**
  * What a cancel's refund depends on: when the booking starts and its listing's cancellation policy (as it
@@ -144,7 +159,7 @@ export async function updateStatusIfIn(
     .set({ ...values, status: to })
     .where('id', '=', id)
     .where('status', 'in', from)
-    .where(unexpiredAt(now))
+    .where(holdsAt(now))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -362,8 +377,7 @@ function filtered(db: Db, filter: BookingListFilter) {
     );
   else if (status !== undefined) {
     query = query.where('bookings.status', '=', status);
-    if ((EXPIRING_STATUSES as readonly BookingStatus[]).includes(status))
-      query = query.where(unexpiredAt(now));
+    if ((EXPIRING_STATUSES as readonly BookingStatus[]).includes(status)) query = query.where(holdsAt(now));
   }
   return query;
 }
