@@ -122,23 +122,22 @@ export const holdsAt = (now: number | Expression<number>, alias = 'bookings') =>
 };
 
 /**
- * What a cancel's refund depends on: when the booking starts and its listing's cancellation policy (as it
- * is now; a scalar subquery on the listing's primary key, like the view's).
+ * The cancellation policy of a booking's listing as it is now (what a customer's cancel refunds); a
+ * booking the caller has just found under lock, so it exists.
  */
-export async function findCancellationTerms(db: Db, id: number) {
+export async function findCancellationPolicy(db: Db, id: number) {
   return db
     .selectFrom('bookings')
     .select((eb) => {
       const listing = () => eb.selectFrom('listings').whereRef('listings.id', '=', 'bookings.listing_id');
       return [
-        'bookings.starts_at',
         listing().select('listings.free_cancellation_hours').as('free_cancellation_hours'),
         listing().select('listings.late_refund_percent').as('late_refund_percent'),
       ];
     })
     .where('bookings.id', '=', id)
     .$narrowType<{ free_cancellation_hours: number; late_refund_percent: number }>()
-    .executeTakeFirst();
+    .executeTakeFirstOrThrow();
 }
 
 /**

@@ -440,7 +440,8 @@ export interface TransitionInput {
  * Moves the booking the caller is a party to by `action`, in the caller's transaction: the booking row is
  * read under lock and moved by an UPDATE guarded by `status IN (allowed)`, so two simultaneous transitions
  * run one after the other, and the second sees the first's result (409 invalid_state when it no longer
- * applies). `refuse` may refuse the move from the status found (under the lock).
+ * applies). `refuse` may refuse the move from the status found (under the lock). Returns the booking as
+ * it was found.
  */
 async function moveBooking(
   trx: Db,
@@ -449,8 +450,8 @@ async function moveBooking(
   action: PartyAction,
   input: TransitionInput,
   now: number,
-  refuse?: (status: BookingStatus) => AppError | undefined,
-): Promise<void> {
+  refuse?: (status: BookingStatus, booking: repo.BookingParties) => AppError | undefined,
+): Promise<repo.BookingParties> {
   const transition = TRANSITIONS[action];
   const booking = await repo.findBookingParties(trx, id, { forUpdate: true });
   const party = booking && partyToRow(booking, caller);
@@ -459,7 +460,7 @@ async function moveBooking(
   const status = statusAt(booking, now);
   const next = nextStatus(status, action);
   if (!next) throw invalidState(status, action);
-  const refused = refuse?.(status);
+  const refused = refuse?.(status, booking);
   if (refused) throw refused;
   const vendorNotes = transition.to === 'cancelled' ? undefined : input.vendor_notes;
   const moved = await repo.updateStatusIfIn(trx, id, transition.from, next, now, {
@@ -476,6 +477,7 @@ async function moveBooking(
     actor_id: caller.id,
     created_at: now,
   });
+  return booking;
 }
 
 /**
@@ -543,15 +545,14 @@ export async function cancelBooking(
   const now = deps.clock.now().getTime();
   const refundId = await inTransaction(deps.db, async (trx) => {
     await deps.refunds.lockPayments(trx, id);
-    const terms = await repo.findCancellationTerms(trx, id);
-    if (!terms) throw bookingNotFound();
-    await moveBooking(trx, caller, id, action, input, now, (status) =>
-      action === 'cancel' && status === 'confirmed' && now >= terms.starts_at
+    const booking = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
+      action === 'cancel' && status === 'confirmed' && now >= row.starts_at
         ? new AppError('invalid_state', 'A confirmed booking can be cancelled only before it starts.')
         : undefined,
     );
     if (action === 'vendor_cancel')
       return deps.refunds.reserve(trx, id, (paid) => paid.remainingCents, 'cancelled_by_vendor', now);
+    const terms = await repo.findCancellationPolicy(trx, id);
     const policy = {
       freeCancellationHours: terms.free_cancellation_hours,
       lateRefundPercent: terms.late_refund_percent,
@@ -559,7 +560,7 @@ export async function cancelBooking(
     return deps.refunds.reserve(
       trx,
       id,
-      (paid) => customerRefundCents(policy, terms.starts_at, now, paid.amountCents),
+      (paid) => customerRefundCents(policy, booking.starts_at, now, paid.amountCents),
       'requested_by_customer',
       now,
     );
