@@ -22,6 +22,7 @@ import {
   authenticate,
   createAccountsDeps,
   loadSigningKey,
+  webSessionRoutes,
 } from './modules/accounts/index.ts';
 import {
   bookingRoutes,
@@ -37,6 +38,7 @@ import {
   type PaymentGateway,
   paymentsRoutes,
 } from './modules/payments/index.ts';
+import { webRoutes } from './web/web.routes.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -146,6 +148,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     deps: accountsDeps,
     rateLimits: config.rateLimits,
   });
+  await app.register(webSessionRoutes, {
+    prefix: '/api/v1/accounts/web-session',
+    deps: accountsDeps,
+    rateLimits: config.rateLimits,
+  });
   const catalogDeps = createCatalogDeps({
     db,
     clock,
@@ -178,6 +185,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     prefix: '/api/v1/marketing',
     deps: { db, clock, catalog: catalogDeps },
   });
+  await app.register(webRoutes);
 
   return app;
 }

@@ -2,7 +2,7 @@
 // (`npm run check:client`), and it walks a vendor and a customer through one booking. Typechecking it
 // proves the document describes what a client needs; walkthrough.test.ts runs it against a server.
 import createClient from 'openapi-fetch';
-import type { paths } from './generated/api.d.ts';
+import type { paths } from '../../web/src/generated/api.d.ts';
 
 type Client = ReturnType<typeof createClient<paths>>;
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { callerOf } from '../../http/auth.ts';
 import { Ref } from '../../http/schemas.ts';
@@ -79,6 +80,27 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
       },
     },
     async (request) => accounts.refresh(deps, request.body.refresh),
+  );
+
+  app.post(
+    '/logout/',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Log out: revoke a refresh token',
+        description:
+          "The caller's refresh token can no longer be rotated; access tokens already issued run out on " +
+          "their own. Another user's token is a 401.",
+        body: schemas.RefreshBody,
+        response: { 204: Type.Null({ description: 'Logged out.' }) },
+        'x-errors': [401],
+      },
+    },
+    async (request, reply) => {
+      await accounts.logout(deps, request.body.refresh, callerOf(request).id);
+      return reply.status(204).send(null);
+    },
   );
 
   app.get(

@@ -301,6 +301,19 @@ export async function refresh(deps: AccountsDeps, token: string): Promise<TokenP
 }
 
 /**
+ * Ends one session: the refresh token is revoked, so it can no longer be rotated (access tokens already
+ * issued run out on their own). With `userId`, a token of another user is refused as invalid rather than
+ * revoked: logging out is not a way to end somebody else's session.
+ */
+export async function logout(deps: AccountsDeps, token: string, userId?: number): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const verified = await verifyToken(deps.keys, token, 'refresh', now);
+  if (userId !== undefined && verified.userId !== userId)
+    throw new AppError('token_not_valid', 'Token is invalid or expired.');
+  await repo.revokeRefreshToken(deps.db, verified.jti, now);
+}
+
+/**
  * Resolves an access token to its user (the auth plugin's `authenticate`). The user is read once per
  * accounts version (see cacheVersion): a user changed or removed by any process is seen by the next
  * request.

@@ -12,3 +12,4 @@ export {
 } from './accounts.service.ts';
 export { slugify } from './slug.ts';
 export { loadSigningKey, type TokenKeys } from './tokens.ts';
+export { WEB_SESSION_PATH, webSessionRoutes } from './web-session.routes.ts';

@@ -1,0 +1,132 @@
+// The building blocks every page uses: labelled fields (a screen reader and the browser tests find each
+// control by its label, decisions §18), buttons, error and status messages, the page frame.
+import type { ComponentChildren } from 'preact';
+import { useId } from 'preact/hooks';
+import { ApiError } from './api.ts';
+
+/** The input attributes pages use; everything else about a field is decided here. */
+interface InputAttributes {
+  type?: 'text' | 'email' | 'password' | 'number' | 'date' | 'datetime-local' | 'search' | 'tel' | 'url';
+  required?: boolean;
+  disabled?: boolean;
+  autoComplete?: string;
+  placeholder?: string;
+  min?: string | number;
+  max?: string | number;
+  step?: string | number;
+  maxLength?: number;
+  name?: string;
+}
+
+type InputProps = InputAttributes & {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  /** the API's message for this field, if the last attempt was refused */
+  error?: string[];
+  hint?: string;
+};
+
+export function Field({ label, value, onValue, error, hint, ...input }: InputProps) {
+  const id = useId();
+  const describedBy = [hint && `${id}-hint`, error?.length && `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        onInput={(e) => onValue(e.currentTarget.value)}
+        aria-invalid={error?.length ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        // Preact types <input> as one union member per `type`; the attributes above suit every one
+        {...(input as Record<string, unknown>)}
+      />
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+      {error?.length ? (
+        <small id={`${id}-error`} class="field-error">
+          {error.join(' ')}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+type SelectProps = {
+  required?: boolean;
+  disabled?: boolean;
+  name?: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  options: readonly (readonly [value: string, text: string])[];
+  error?: string[];
+};
+
+export function Select({ label, value, onValue, options, error, ...select }: SelectProps) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onInput={(e) => onValue(e.currentTarget.value)} {...select}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+      {error?.length ? <small class="field-error">{error.join(' ')}</small> : null}
+    </div>
+  );
+}
+
+/** An error from the API (or anything thrown) as a message a person can act on, announced when it appears. */
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  const text =
+    error instanceof ApiError
+      ? error.status === 429
+        ? 'Too many attempts. Please wait a moment and try again.'
+        : error.message
+      : 'Something went wrong. Please try again.';
+  return (
+    <p class="alert alert-error" role="alert">
+      {text}
+    </p>
+  );
+}
+
+export function Notice({ children }: { children: ComponentChildren }) {
+  return (
+    <p class="alert alert-info" role="status">
+      {children}
+    </p>
+  );
+}
+
+/** The per-field messages of a refused request, for the fields' `error` props. */
+export const fieldErrors = (error: unknown): Record<string, string[]> =>
+  error instanceof ApiError ? error.fields : {};
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p class="loading" role="status">
+      {what}…
+    </p>
+  );
+}
+
+/** Sets the document title for the page (screen readers announce it on navigation). */
+export function Page({ title, children }: { title: string; children: ComponentChildren }) {
+  if (typeof document !== 'undefined') document.title = `${title} · Waterbook`;
+  return (
+    <section class="page" aria-labelledby="page-title">
+      <h1 id="page-title">{title}</h1>
+      {children}
+    </section>
+  );
+}
