@@ -51,7 +51,7 @@ describe.skipIf(!browserAvailable)('the web app shell and its session', () => {
     await expect.poll(() => page.getByRole('link', { name: 'My bookings' }).count()).toBe(1);
 
     // the refresh token is an HttpOnly cookie scoped to the session endpoint: scripts cannot read it
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate('document.cookie')).toBe('');
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name === 'waterbook_refresh');
     expect(session).toMatchObject({
