@@ -1,5 +1,12 @@
 import { type OrderByItemBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { Database, Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
+import type {
+  BookingStatus,
+  Database,
+  Db,
+  ListingClicksTable,
+  ListingKind,
+  TrafficType,
+} from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { Page } from '../../http/pagination.ts';
 import { DAY_MS } from '../../lib/datetime.ts';
@@ -402,9 +409,9 @@ export interface DayBucket {
  * The buckets as a relation (column1: position, column2: from, column3: to), one VALUES row each. The
  * local days are computed by the caller from the vendor's time zone (Temporal, over Node's ICU) and passed
  * in as instants, on both databases: SQLite has no time zones, and PostgreSQL's `at time zone` would read
- * its own copy of the tz database, which may disagree with the dates the API prints. Joined as the outer
- * side of a range condition, each bucket is one index range scan over (vendor_id, created_at), whatever the
- * length of its day (23 and 25 hours across daylight-saving changes) and however the zone is offset.
+ * its own copy of the tz database, which may disagree with the dates the API prints. Each bucket is then
+ * read by index range scans over (vendor_id, created_at), whatever the length of its day (23 and 25 hours
+ * across daylight-saving changes) and however the zone is offset.
  * Positions are literals, instants parameters: the statement's text depends only on the number of days.
  */
 function bucketsOf(buckets: readonly DayBucket[]) {
@@ -416,14 +423,15 @@ function bucketsOf(buckets: readonly DayBucket[]) {
 
 export interface DayClicks {
   day: number;
-  traffic_type: TrafficType;
   clicks: number;
+  marketing: number;
 }
 
 /**
- * The vendor's clicks per bucket and traffic type (buckets without clicks have no row). CROSS JOIN makes
- * SQLite loop over the buckets outside, as the comment of bucketsOf describes; on PostgreSQL it is an
- * inner join like any other. Issue 27's bot clicks (`is_bot`) are to be left out here, as in the summary.
+ * The vendor's clicks of each bucket, all of them and the marketing ones: two counts per bucket, each an
+ * index range scan over (vendor_id, created_at, traffic_type) that needs neither the table nor a sort (a
+ * join grouped by bucket and traffic type sorts every click of the range first). Issue 27's bot clicks
+ * (`is_bot`) are to be left out of both counts, as in the summary.
  */
 export async function clicksPerDay(
   db: Db,
@@ -432,14 +440,21 @@ export async function clicksPerDay(
 ): Promise<DayClicks[]> {
   const rows = await db
     .selectFrom(bucketsOf(buckets))
-    .crossJoin('listing_clicks as c')
-    .where('c.vendor_id', '=', vendorId)
-    .whereRef('c.created_at', '>=', 'd.column2')
-    .whereRef('c.created_at', '<', 'd.column3')
-    .groupBy(['d.column1', 'c.traffic_type'])
-    .select((eb) => ['d.column1 as day', 'c.traffic_type', eb.fn.countAll<number>().as('clicks')])
+    .select((eb) => {
+      const clicksOf = (type?: TrafficType) => {
+        let count = eb
+          .selectFrom('listing_clicks as c')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('c.vendor_id', '=', vendorId)
+          .whereRef('c.created_at', '>=', 'd.column2')
+          .whereRef('c.created_at', '<', 'd.column3');
+        if (type) count = count.where('c.traffic_type', '=', sql.lit(type));
+        return count;
+      };
+      return ['d.column1 as day', clicksOf().as('clicks'), clicksOf('marketing').as('marketing')];
+    })
     .execute();
-  return rows.map((r) => ({ day: Number(r.day), traffic_type: r.traffic_type, clicks: Number(r.clicks) }));
+  return rows.map((r) => ({ day: Number(r.day), clicks: Number(r.clicks), marketing: Number(r.marketing) }));
 }
 
 export interface DayBookings {
@@ -453,19 +468,26 @@ export interface DayBookings {
 /**
  * The vendor's bookings per bucket of their creation and attribution (the click's traffic type, copied
  * onto the booking by triggers; null when unattributed), with the revenue of those that reached
- * `confirmed` (confirmed now, or cancelled after it: the history holds the step) in `currency`: their
- * `total_price` less the succeeded refunds of their payments. Bookings in another currency (requested
- * before the vendor changed theirs) are counted but earn no revenue: amounts in two currencies do not add.
+ * `confirmed` in `currency`: their `total_price` less the succeeded refunds of their payments. A booking
+ * reached `confirmed` if it is confirmed, or is in one of `afterConfirmed` (the states that can follow it)
+ * and its history holds the step: the history is only looked up for those. Bookings in another currency
+ * (requested before the vendor changed theirs) are counted but earn no revenue: amounts in two currencies
+ * do not add. CROSS JOIN makes SQLite loop over the buckets outside, one index range scan each; on
+ * PostgreSQL it is an inner join like any other.
  */
 export async function bookingsPerDay(
   db: Db,
   vendorId: number,
   currency: string,
+  afterConfirmed: readonly BookingStatus[],
   buckets: readonly DayBucket[],
 ): Promise<DayBookings[]> {
   const confirmed = sql.lit('confirmed');
-  const reachedConfirmed = sql<SqlBool>`(b.status = ${confirmed} or exists (
-    select 1 from booking_status_history h where h.booking_id = b.id and h.to_status = ${confirmed}))`;
+  const later = sql.join(afterConfirmed.map((status) => sql.lit(status)));
+  const reachedConfirmed = afterConfirmed.length
+    ? sql<SqlBool>`(b.status = ${confirmed} or (b.status in (${later}) and exists (
+      select 1 from booking_status_history h where h.booking_id = b.id and h.to_status = ${confirmed})))`
+    : sql<SqlBool>`b.status = ${confirmed}`;
   const refunded = sql<number>`(select coalesce(sum(r.amount_cents), 0) from payments p
     inner join refunds r on r.payment_id = p.id
     where p.booking_id = b.id and r.status = ${sql.lit('succeeded')})`;

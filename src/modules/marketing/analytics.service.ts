@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ListingKind, TrafficType } from '../../db/database.ts';
+import type { BookingStatus, Database, ListingKind, TrafficType } from '../../db/database.ts';
 import { inReadSnapshot } from '../../db/transactions.ts';
 import { type FieldErrors, invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
@@ -8,6 +8,7 @@ import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { countLocalDays, localDays } from '../../lib/local-days.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { findVendorLocale } from '../accounts/index.ts';
+import { TRANSITIONS } from '../booking/index.ts';
 import { KINDS } from '../catalog/index.ts';
 import * as repo from './analytics.repository.ts';
 import { MAX_TIMESERIES_POINTS } from './marketing.schemas.ts';
@@ -174,6 +175,20 @@ export async function summariseVendorClicks(
 
 // --- time series -----------------------------------------------------------------------------------------
 
+/** The states a confirmed booking can move on to, directly or not: from the booking state machine. */
+const AFTER_CONFIRMED = ((): BookingStatus[] => {
+  const found = new Set<BookingStatus>();
+  const visit = (status: BookingStatus) => {
+    for (const { from, to } of Object.values(TRANSITIONS))
+      if ((from as readonly BookingStatus[]).includes(status) && to !== 'confirmed' && !found.has(to)) {
+        found.add(to);
+        visit(to);
+      }
+  };
+  visit('confirmed');
+  return [...found];
+})();
+
 export interface TimeseriesPoint {
   date: string;
   clicks: { organic: number; marketing: number };
@@ -212,14 +227,15 @@ export async function vendorTimeseries(
       });
     const days = localDays(range.from, range.to, time_zone);
     const clicks = await repo.clicksPerDay(db, id, days);
-    const bookings = await repo.bookingsPerDay(db, id, currency, days);
+    const bookings = await repo.bookingsPerDay(db, id, currency, AFTER_CONFIRMED, days);
     const counted = days.map((day) => ({
       date: day.date,
       clicks: { organic: 0, marketing: 0 },
       bookings: { organic: 0, marketing: 0, unattributed: 0 },
       revenueCents: 0,
     }));
-    for (const row of clicks) counted[row.day].clicks[row.traffic_type] = row.clicks;
+    for (const row of clicks)
+      counted[row.day].clicks = { organic: row.clicks - row.marketing, marketing: row.marketing };
     for (const row of bookings) {
       counted[row.day].bookings[row.traffic_type ?? 'unattributed'] = row.bookings;
       counted[row.day].revenueCents += row.revenue_cents;
