@@ -74,7 +74,9 @@ export function startServerOnce(env: Record<string, string> = {}, timeoutMs = 60
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the process may exit before the pipes are read to their end, and the caller
+    // counts lines of the whole output
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (LISTENING.test(output) && (code === 0 || signal === 'SIGTERM')) resolve(output);
       else reject(new Error(`the server exited (${code ?? signal}) before it listened:\n${output}`));

@@ -63,7 +63,10 @@ export const photoSchemas = {
     {
       description:
         `multipart/form-data with exactly one file. A listing has at most ${MAX_PHOTOS_PER_LISTING} photos; ` +
-        'the new one comes last. Every refusal of the upload is a 400 naming file (or alt).',
+        'the new one comes last. Every refusal of the upload is a 400 naming file (or alt), also for a ' +
+        'file over the size limit. An Idempotency-Key identifies an upload by its method and path only: ' +
+        'the file is not compared.',
+      examples: [{ file: '(the image file)', alt: 'Two red touring kayaks on the beach' }],
     },
   ),
   patchBody: Type.Object(
@@ -79,6 +82,6 @@ export const photoSchemas = {
         }),
       ),
     },
-    { examples: [{ position: 0 }, { alt: 'Sunset over the lagoon' }] },
+    { examples: [{ alt: 'Sunset over the lagoon', position: 0 }] },
   ),
 };
