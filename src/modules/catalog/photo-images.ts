@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+import pLimit from 'p-limit';
+import sharp, { type Sharp } from 'sharp';
 import { invalidFields } from '../../http/errors.ts';
 
 // How an uploaded photo becomes the stored image and thumbnail (decisions §16).
@@ -22,6 +23,12 @@ sharp.block({ operation: ['VipsForeignLoad'] });
 sharp.unblock({
   operation: ['VipsForeignLoadJpegBuffer', 'VipsForeignLoadPngBuffer', 'VipsForeignLoadWebpBuffer'],
 });
+// Each upload is decoded once: libvips' cache of decoded images would only hold memory.
+sharp.cache(false);
+// One upload at a time: a decoded image of the largest size takes far more memory than the file, all of it
+// outside the JavaScript heap, so a burst of uploads queues instead of adding up in the server's peak RSS
+// (as password hashes do, accounts/passwords.ts). libvips still spreads each image over its threads.
+const processing = pLimit(1);
 
 export interface EncodedImage {
   data: Buffer;
@@ -42,7 +49,11 @@ const refused = (message: string) => invalidFields({ file: message });
  * colour profiles: pixels are converted to sRGB), at most IMAGE_WIDTH and THUMBNAIL_WIDTH wide, as WebP.
  * Anything else than a decodable JPEG, PNG or WebP of at most MAX_PHOTO_PIXELS is a 400 on `file`.
  */
-export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
+export function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
+  return processing(() => processNow(bytes));
+}
+
+async function processNow(bytes: Buffer): Promise<ProcessedPhoto> {
   let format: string | undefined;
   let pixels: number;
   try {
@@ -56,21 +67,25 @@ export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
   if (!format || !ACCEPTED_FORMATS.has(format)) throw refused('Upload a JPEG, PNG or WebP image.');
   if (pixels > MAX_PHOTO_PIXELS)
     throw refused(`The image has more than ${MAX_PHOTO_PIXELS / 1_000_000} million pixels.`);
-  // the decoder keeps the limit too, whatever the header said
-  const upright = sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'error' }).autoOrient();
-  const encode = async (width: number): Promise<EncodedImage> => {
-    const { data, info } = await upright
-      .clone()
-      .resize({ width, withoutEnlargement: true })
-      .webp({ quality: WEBP_QUALITY })
-      .toBuffer({ resolveWithObject: true });
-    return { data, width: info.width, height: info.height };
-  };
+  let image: EncodedImage;
   try {
-    const [image, thumbnail] = await Promise.all([encode(IMAGE_WIDTH), encode(THUMBNAIL_WIDTH)]);
-    return { image, thumbnail };
+    // the decoder keeps the limit too, whatever the header said
+    image = await encode(
+      sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'error' }).autoOrient(),
+      IMAGE_WIDTH,
+    );
   } catch {
     // the header was readable, the pixels were not (a truncated or corrupt file)
     throw refused('The image could not be decoded.');
   }
+  // from the stored image, already upright and without metadata: the upload is decoded once
+  return { image, thumbnail: await encode(sharp(image.data), THUMBNAIL_WIDTH) };
+}
+
+async function encode(input: Sharp, width: number): Promise<EncodedImage> {
+  const { data, info } = await input
+    .resize({ width, withoutEnlargement: true })
+    .webp({ quality: WEBP_QUALITY })
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
 }
