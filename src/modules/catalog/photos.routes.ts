@@ -2,11 +2,11 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { Type } from 'typebox';
-import { callerOf } from '../../http/auth.ts';
-import { AppError, invalidFields, permissionDenied } from '../../http/errors.ts';
+import { AppError, invalidFields } from '../../http/errors.ts';
 import { Ref } from '../../http/schemas.ts';
 import { validatorCompiler } from '../../http/validation.ts';
 import type { KindDescriptor } from './kinds.ts';
+import { vendorIdOf } from './listings.routes.ts';
 import type { CatalogDeps } from './listings.service.ts';
 import { MAX_PHOTO_BYTES } from './photo-images.ts';
 import { PhotoSchema, photoSchemas as s } from './photos.schemas.ts';
@@ -17,12 +17,6 @@ export interface PhotoRoutesOptions {
   kind: KindDescriptor;
   /** an alias prefix: served, but left out of the OpenAPI document */
   hidden?: boolean;
-}
-
-function vendorIdOf(request: FastifyRequest): number {
-  const { vendorId } = callerOf(request);
-  if (vendorId === null) throw permissionDenied('This account has no vendor profile.');
-  return vendorId;
 }
 
 // Fields other than `alt` are ignored, as unknown members of a JSON body are; the limits bound what they
