@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp, default as sharpFactory } from 'sharp';
 import { invalidFields } from '../../http/errors.ts';
 
 // How an uploaded photo becomes the stored image and thumbnail (decisions §16).
@@ -17,14 +17,28 @@ const WEBP_QUALITY = 82;
 /** The formats accepted, as the decoder names them. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp']);
 
-// Only the three accepted formats are ever decoded, and only from memory: an upload in any other format
-// (SVG, TIFF, HEIF, GIF, ...) never reaches a parser. This holds for the whole process.
-sharp.block({ operation: ['VipsForeignLoad'] });
-sharp.unblock({
-  operation: ['VipsForeignLoadJpegBuffer', 'VipsForeignLoadPngBuffer', 'VipsForeignLoadWebpBuffer'],
-});
-// Each upload is decoded once: libvips' cache of decoded images would only hold memory.
-sharp.cache(false);
+type SharpFactory = typeof sharpFactory;
+let sharpLoaded: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp, and the libvips inside it, loaded at the first upload: a server process that never takes one
+ * never carries the native library, its memory or its threads.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    // Only the three accepted formats are ever decoded, and only from memory: an upload in any other
+    // format (SVG, TIFF, HEIF, GIF, ...) never reaches a parser. This holds for the whole process.
+    sharp.block({ operation: ['VipsForeignLoad'] });
+    sharp.unblock({
+      operation: ['VipsForeignLoadJpegBuffer', 'VipsForeignLoadPngBuffer', 'VipsForeignLoadWebpBuffer'],
+    });
+    // Each upload is decoded once: libvips' cache of decoded images would only hold memory.
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpLoaded;
+}
+
 // One upload at a time: a decoded image of the largest size takes far more memory than the file, all of it
 // outside the JavaScript heap, so a burst of uploads queues instead of adding up in the server's peak RSS
 // (as password hashes do, accounts/passwords.ts). libvips still spreads each image over its threads.
@@ -54,6 +68,7 @@ export function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
 }
 
 async function processNow(bytes: Buffer): Promise<ProcessedPhoto> {
+  const sharp = await loadSharp();
   let format: string | undefined;
   let pixels: number;
   try {
