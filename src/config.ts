@@ -1,5 +1,7 @@
 // The only reader of process.env: every setting is parsed and checked once, at start.
 
+import { resolve } from 'node:path';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface RateLimit {
@@ -33,6 +35,8 @@ export interface Config {
    */
   expirySweepIntervalMs: number;
   rateLimits: { login: RateLimit; refresh: RateLimit; register: RateLimit };
+  /** the directory of uploaded media (listing photos), created at start when missing */
+  mediaDir: string;
 }
 
 export class ConfigError extends Error {}
@@ -136,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
       refresh: rateLimit(env, 'RATE_LIMIT_REFRESH', 10),
       register: rateLimit(env, 'RATE_LIMIT_REGISTER', 5),
     },
+    mediaDir: resolve(env.MEDIA_DIR?.trim() || './data/media'),
   };
   if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
     fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');
