@@ -1,4 +1,4 @@
-import { Route, Router, useLocation, useRoute } from 'preact-iso';
+import { Route, Router, useRoute } from 'preact-iso';
 import { queryString, trackingOf } from '../components/listing.ts';
 import { StorefrontListings, StorefrontStatus, useStorefront } from '../components/storefront.tsx';
 import { ListingPage } from '../pages/listing.tsx';
@@ -35,7 +35,7 @@ export function EmbedApp() {
 }
 
 function EmbedStorefront({ slug, base }: { slug: string; base: string }) {
-  const { query } = useLocation();
+  const { query } = useRoute();
   const { data, error } = useStorefront(slug);
   if (!data) return <StorefrontStatus error={error} />;
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { useLocation } from 'preact-iso';
+import { useLocation, useRoute } from 'preact-iso';
 import { api, call, type Schemas } from '../api.ts';
 import { type Listing, type ListingKind, queryString, searchListings } from '../components/listing.ts';
 import { ListingCard } from '../components/listing-card.tsx';
@@ -42,7 +42,9 @@ function dayBoundary(day: string, end: boolean): string | undefined {
 }
 
 export function HomePage() {
-  const { query, route } = useLocation();
+  const { route } = useLocation();
+  // the route's query, not the location's: while a listing page loads, this page stays as it was
+  const { query } = useRoute();
   const applied = filtersOf(query);
   const kind: ListingKind = applied.kind === 'adventures' ? 'adventure' : 'equipment';
   const page = Math.max(1, Number(query.page) || 1);

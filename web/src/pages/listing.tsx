@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { useLocation, useRoute } from 'preact-iso';
+import { useRoute } from 'preact-iso';
 import type { Schemas } from '../api.ts';
 import { AvailabilityView, useSlots } from '../components/availability.tsx';
 import { type Booking, BookingForm } from '../components/booking-form.tsx';
@@ -29,10 +29,11 @@ type Slot = Schemas['Slot'];
  * '/embed/{slug}', where links stay in the frame and logging in opens the site in a new tab).
  */
 export function ListingPage({ base = '' }: { base?: string }) {
-  const { params } = useRoute();
-  const { path, query } = useLocation();
+  // the route's own path and query (inside the embed's router, the part after /embed/{slug}): while the
+  // next page loads, this one is still shown under them, never under the next page's location
+  const { params, path, query } = useRoute();
   const publicId = params.public_id ?? '';
-  const kind: ListingKind = path.startsWith(`${base}/equipment/`) ? 'equipment' : 'adventure';
+  const kind: ListingKind = path.startsWith('/equipment/') ? 'equipment' : 'adventure';
   const [listing, setListing] = useState<Listing | undefined>(undefined);
   const [clickId, setClickId] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -163,7 +164,7 @@ function BookingPanel({
             ` The vendor answers by ${dateTime(booked.expires_at, booked.vendor.time_zone)}.`}
         </Notice>
         <a href="/bookings" {...away}>
-          My bookings
+          See your bookings
         </a>
       </div>
     );
