@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Shop, seedShop } from './customer-seed.ts';
+import { apiOf, localInput, type Shop, seedShop } from './customer-seed.ts';
 import { browserAvailable, expectAccessible, expectQuietConsole, useWorld } from './harness.ts';
 
 // Browsing: search and filters kept in the URL (shareable, the back button works), listing cards, the
@@ -47,8 +47,11 @@ describe.skipIf(!browserAvailable)('browsing the customer site', () => {
   });
 
   for (const [size, viewport] of SIZES) {
-    it(`shows the storefront, an adventure page and the sign-up on a ${size}`, async () => {
+    it(`shows the home page, the storefront, an adventure page and the sign-up on a ${size}`, async () => {
       const page = await world.newPage({ viewport });
+      await page.goto('/');
+      await expect.poll(() => page.getByRole('link', { name: shop.equipment.title }).count()).toBe(1);
+      await expectAccessible(page);
       await page.goto(`/v/${shop.slug}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(shop.businessName);
       await expect.poll(() => page.getByRole('heading', { name: 'Adventures' }).count()).toBe(1);
@@ -74,6 +77,43 @@ describe.skipIf(!browserAvailable)('browsing the customer site', () => {
       expectQuietConsole(world, NO_SESSION);
     });
   }
+
+  it("books an adventure's seats at the live price the API then charges, with a declined card first", async () => {
+    const email = `browse-customer-${Date.now()}@example.com`;
+    const page = await world.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`/signup?next=${encodeURIComponent(`/adventures/${shop.adventure.public_id}`)}`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('Tidal-Paddle-2024!');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(`**/adventures/${shop.adventure.public_id}`);
+    await page.getByLabel('Start', { exact: true }).fill(localInput(4, 17));
+    await page.getByLabel('Participants').fill('3');
+    await expect.poll(() => page.locator('[data-total]').textContent()).toBe('€105.00');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Request booking' }).click();
+    await expect.poll(() => page.locator('[data-booked-total]').textContent()).toBe('€105.00');
+
+    const api = apiOf(world.server.url);
+    const [booking] = (await api.get('/api/v1/booking/bookings/', shop.vendorToken)).results as {
+      id: number;
+      total_price: string;
+      participants_count: number;
+    }[];
+    expect(booking).toMatchObject({ total_price: '105.00', participants_count: 3 });
+    await api.post(`/api/v1/booking/bookings/${booking.id}/approve/`, {}, shop.vendorToken);
+
+    await page.getByRole('link', { name: 'See your bookings' }).click();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByRole('button', { name: 'Simulate a declined card' }).click();
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('The card was declined. The booking is still waiting for payment: try Pay again.');
+    expect(await page.locator('.status').textContent()).toBe('Approved');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await expect.poll(() => page.locator('.status').textContent()).toBe('Confirmed');
+    expectQuietConsole(world, NO_SESSION);
+  });
 
   it('signs a vendor up with a business name, landing on the dashboard', async () => {
     const page = await world.newPage();

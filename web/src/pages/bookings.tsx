@@ -212,16 +212,23 @@ function Checkout({
           <p>
             Amount: <strong>{money(intent.payment.amount, intent.payment.currency)}</strong>
           </p>
+          {!intent.mocked && (
+            <p>Online card payment is not available yet: the vendor will tell you how to pay.</p>
+          )}
           {intent.mocked && (
             <p class="muted">Test payments: no card is charged. Choose how the payment should go.</p>
           )}
           <div class="row">
-            <button type="button" class="button primary" disabled={busy} onClick={() => pay('succeeded')}>
-              Pay now
-            </button>
-            <button type="button" class="button" disabled={busy} onClick={() => pay('failed')}>
-              Simulate a declined card
-            </button>
+            {intent.mocked && (
+              <>
+                <button type="button" class="button primary" disabled={busy} onClick={() => pay('succeeded')}>
+                  Pay now
+                </button>
+                <button type="button" class="button" disabled={busy} onClick={() => pay('failed')}>
+                  Simulate a declined card
+                </button>
+              </>
+            )}
             <button type="button" class="link-button" onClick={onClose}>
               Close checkout
             </button>
