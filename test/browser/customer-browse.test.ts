@@ -52,6 +52,14 @@ describe.skipIf(!browserAvailable)('browsing the customer site', () => {
       await page.goto('/');
       await expect.poll(() => page.getByRole('link', { name: shop.equipment.title }).count()).toBe(1);
       await expectAccessible(page);
+      // axe passes text whose colour equals its background; the header's links must differ from it
+      const header = await page.evaluate(
+        `[getComputedStyle(document.querySelector('.site-header')).backgroundColor,
+          ...[...document.querySelectorAll('.site-header a')].map((a) => getComputedStyle(a).color)]`,
+      );
+      const [background, ...links] = header as string[];
+      expect(links.length).toBeGreaterThan(0);
+      for (const color of links) expect(color).not.toBe(background);
       await page.goto(`/v/${shop.slug}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(shop.businessName);
       await expect.poll(() => page.getByRole('heading', { name: 'Adventures' }).count()).toBe(1);

@@ -65,15 +65,13 @@ export function ListingPage({ base = '' }: { base?: string }) {
       <p class="muted">
         {listing.category.name} by <a href={vendorHref}>{listing.vendor.business_name}</a>
       </p>
+      {/* reading order (and a phone's): the listing, booking, then the weeks of availability; on a wide
+          screen the booking panel stands beside both */}
       <div class="listing-layout">
-        <div class="stack">
+        <div class="stack listing-about">
           <PhotoGallery listing={listing} />
           <p class="description">{listing.description}</p>
           <ListingFacts listing={listing} />
-          <section aria-labelledby="availability-title">
-            <h2 id="availability-title">Availability</h2>
-            <ListingAvailability listing={listing} slots={slots} />
-          </section>
         </div>
         <section class="card booking-panel" aria-labelledby="book-title">
           <h2 id="book-title">Book</h2>
@@ -84,6 +82,10 @@ export function ListingPage({ base = '' }: { base?: string }) {
             sitePath={sitePath}
             inFrame={base !== ''}
           />
+        </section>
+        <section class="listing-availability" aria-labelledby="availability-title">
+          <h2 id="availability-title">Availability</h2>
+          <ListingAvailability listing={listing} slots={slots} />
         </section>
       </div>
     </Page>
