@@ -12,7 +12,7 @@ import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { formatDateTime, HOUR_MS, MINUTE_MS } from '../../lib/datetime.ts';
+import { formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
 import {
@@ -48,7 +48,7 @@ import {
   statusAt,
   TRANSITIONS,
 } from './booking.state-machine.ts';
-import { type CancellationPolicy, customerRefundCents } from './cancellation.ts';
+import { type CancellationPolicy, customerRefundCents, inFreeCancellation } from './cancellation.ts';
 import { totalPriceCents } from './pricing.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
@@ -656,7 +656,7 @@ function refundReason(
   if (!paid) return 'Nothing has been paid, so nothing is refunded.';
   if (action === 'vendor_cancel') return "A vendor's cancel refunds the payment in full.";
   const hours = policy.freeCancellationHours;
-  if (startsAt - now >= hours * HOUR_MS)
+  if (inFreeCancellation(policy, startsAt, now))
     return `Cancelled at least ${hours} hours before the start: refunded in full.`;
   return `Less than ${hours} hours before the start: ${policy.lateRefundPercent}% of the payment is refunded.`;
 }
