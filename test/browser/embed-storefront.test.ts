@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Shop, seedShop } from './customer-seed.ts';
+import { apiOf, type Shop, seedShop } from './customer-seed.ts';
 import { browserAvailable, expectAccessible, expectQuietConsole, useWorld } from './harness.ts';
 
 // The embeddable storefront in an iframe of another site: a vendor's page served by a tiny server on
@@ -53,6 +53,20 @@ describe.skipIf(!browserAvailable)('the embeddable storefront', () => {
     expect(new URL(inner?.url() ?? '').pathname).toBe(
       `/embed/${shop.slug}/equipment/${shop.equipment.public_id}`,
     );
+
+    // the click names the vendor's page as its referrer (the frame's document.referrer, passed as the
+    // detail view's `referrer`) and carries the embed's campaign
+    const now = Date.now();
+    const clicks = (await apiOf(world.server.url).get(
+      `/api/v1/marketing/vendor/clicks/?from=${new Date(now - 3_600_000).toISOString()}&to=${new Date(now + 3_600_000).toISOString()}`,
+      shop.vendorToken,
+    )) as { results: Record<string, unknown>[] };
+    expect(clicks.results.find((c) => c.public_id === shop.equipment.public_id)).toMatchObject({
+      traffic_type: 'marketing',
+      utm_source: 'partner-site',
+      utm_campaign: 'embed',
+      referrer: expect.stringMatching(new RegExp(`^${outerUrl}`)),
+    });
 
     // no session inside another site's frame: booking opens the site's login in a new tab, campaign kept
     const logIn = frame.getByRole('link', { name: 'Log in to book' });
