@@ -178,7 +178,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       refunds: cancellationRefunds(paymentsDeps),
     },
   });
-  await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: paymentsDeps });
+  await app.register(paymentsRoutes, {
+    prefix: '/api/v1/payment',
+    deps: paymentsDeps,
+    mockCheckout: config.mockCheckout,
+  });
 
   if (config.expirySweepIntervalMs > 0) {
     const sweeper = startExpirySweeper({ db, clock }, config.expirySweepIntervalMs, app.log);

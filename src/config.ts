@@ -37,6 +37,11 @@ export interface Config {
   rateLimits: { login: RateLimit; refresh: RateLimit; register: RateLimit };
   /** the directory of uploaded media (listing photos), created at start when missing */
   mediaDir: string;
+  /**
+   * POST /payment/{id}/mock-checkout/ plays the mock gateway for the web app's Pay button (decisions §18):
+   * on by default, off when NODE_ENV=production unless MOCK_CHECKOUT says otherwise.
+   */
+  mockCheckout: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -118,8 +123,9 @@ export function loadConfig(env: Env = process.env): Config {
       fail('CORS_ORIGINS', `"${origin}" is not an origin such as https://shop.example`);
     }
   }
+  const nodeEnv = env.NODE_ENV?.trim() || 'development';
   const config: Config = {
-    nodeEnv: env.NODE_ENV?.trim() || 'development',
+    nodeEnv,
     port: integer(env, 'PORT', 8000, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl: databaseUrl(env),
@@ -141,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
       register: rateLimit(env, 'RATE_LIMIT_REGISTER', 5),
     },
     mediaDir: resolve(env.MEDIA_DIR?.trim() || './data/media'),
+    mockCheckout: boolean(env, 'MOCK_CHECKOUT', nodeEnv !== 'production'),
   };
   if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
     fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');

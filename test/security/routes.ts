@@ -349,6 +349,13 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     body: () => ({ note: 'ok' }),
   },
   { method: 'POST', match: /\/payment\/:payment_id\/refunds\/$/, body: () => ({ note: 'ok' }) },
+  {
+    method: 'POST',
+    match: /\/payment\/:payment_id\/mock-checkout\/$/,
+    // a declined card: a success would confirm the booking, the very status the mass-assignment sweep
+    // plants as a foreign value
+    body: () => ({ outcome: 'failed' }),
+  },
   { method: 'POST', match: /\/payment\/intents\/$/, body: (_w, p) => ({ booking_id: p.paidBookingId }) },
   {
     method: 'POST',
