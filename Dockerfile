@@ -1,4 +1,5 @@
-# Production image: Node 24 runs the TypeScript sources directly (type stripping); no build step.
+# Production image: Node 24 runs the TypeScript sources directly (type stripping); the only build step
+# bundles the web app's pages.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -7,6 +8,12 @@ COPY package.json package-lock.json ./
 # linux builds of Biome's per-platform packages, and `npm ci` refuses it as out of sync even with
 # --omit=dev (checked here with `npm ci --omit=dev --dry-run`; see .ci/run).
 RUN npm install --omit=dev --no-audit --no-fund
+# The web app, bundled once for the image (esbuild and the page libraries are production dependencies).
+COPY tsconfig.json ./
+COPY scripts/build-web.ts ./scripts/
+COPY src/web/manifest.ts ./src/web/
+COPY web ./web
+RUN node scripts/build-web.ts
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
@@ -17,6 +24,7 @@ ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=1
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/web/dist ./web/dist
 COPY package.json ./
 COPY src ./src
 COPY scripts/compile-cache.ts ./scripts/

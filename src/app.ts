@@ -149,7 +149,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     rateLimits: config.rateLimits,
   });
   await app.register(webSessionRoutes, {
-    prefix: '/api/v1/accounts/web-session',
+    prefix: '/api/v1/accounts',
     deps: accountsDeps,
     rateLimits: config.rateLimits,
   });

@@ -20,6 +20,8 @@ export type Authenticate = (token: string) => Promise<AuthUser>;
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthRule;
+    /** a page of the web app (src/web): public, and no part of the API or its document */
+    webPage?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;

@@ -109,8 +109,12 @@ export function registerRouteConventions(app: FastifyInstance): void {
       table.push({ method, url: route.url, auth, schema: route.schema, internal });
   };
   app.addHook('onRoute', (route: RouteOptions) => {
-    // The documentation and CORS preflight (OPTIONS *) are public by nature.
-    if (INTERNAL_PREFIXES.some((p) => route.url.startsWith(p)) || route.method === 'OPTIONS') {
+    // The documentation, CORS preflight (OPTIONS *) and the web app's pages are public by nature.
+    if (
+      INTERNAL_PREFIXES.some((p) => route.url.startsWith(p)) ||
+      route.method === 'OPTIONS' ||
+      route.config?.webPage
+    ) {
       route.config = { ...route.config, auth: 'public' };
       record(route, 'public', true);
       return;

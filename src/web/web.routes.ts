@@ -100,7 +100,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       return reply.type('text/html; charset=utf-8').send(html);
     };
   };
-  const routeConfig = { config: { auth: 'public' as const }, schema: { hide: true } };
+  const routeConfig = { config: { auth: 'public' as const, webPage: true }, schema: { hide: true } };
   for (const url of PAGE_ROUTES) app.get(url, routeConfig, page("'none'", false));
   for (const url of EMBED_ROUTES) app.get(url, routeConfig, page('*', true));
 }

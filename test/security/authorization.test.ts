@@ -13,6 +13,7 @@ import {
   ownedResource,
   routeName,
   sampleBody,
+  sampleHeaders,
   sampleQuery,
   sampleUrl,
   UNOWNED,
@@ -55,7 +56,7 @@ interface Call {
 async function call({ route, token, authorization, party, url, body }: Call) {
   const p = party ?? w.a;
   const payload = body ?? sampleBody(w, p, route);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = sampleHeaders(route);
   if (authorization !== undefined) headers.authorization = authorization;
   else if (token) headers.authorization = `Bearer ${token}`;
   return t.app.inject({
@@ -278,7 +279,8 @@ describe('ownership', () => {
         const res = await call({ route, token: account.token, url: sampleUrl(w, w.a, route, id) });
         if (
           res.statusCode >= 300 &&
-          !(res.statusCode === 401 && /\/accounts\/token\/refresh/.test(route.url))
+          // a made-up refresh token is refused by the routes that take one, whoever calls
+          !(res.statusCode === 401 && /\/accounts\/(token\/refresh|logout)\//.test(route.url))
         )
           failures.push(
             `${routeName(route)} as ${account.email}: ${res.statusCode} ${res.body.slice(0, 160)}`,

@@ -10,6 +10,7 @@ import {
   ownedResource,
   routeName,
   sampleBody,
+  sampleHeaders,
   sampleQuery,
   sampleUrl,
   UNOWNED,
@@ -143,11 +144,14 @@ describe('mass assignment', () => {
       const res = await t.app.inject({
         method: route.method as 'POST',
         url: sampleUrl(w, w.a, route, id) + sampleQuery(w.a, route),
-        headers: account ? { authorization: `Bearer ${account.token}` } : {},
+        headers: {
+          ...sampleHeaders(route),
+          ...(account ? { authorization: `Bearer ${account.token}` } : {}),
+        },
         payload: { ...extra, ...sampleBody(w, w.a, route) },
       });
-      // the refresh sample is a dead token: refused whatever else the body holds
-      if (/\/token\/refresh\/$/.test(route.url)) {
+      // the refresh samples are a dead token: refused whatever else the body holds
+      if (/\/(token\/refresh|logout)\/$/.test(route.url)) {
         if (res.statusCode !== 401) failures.push(`${routeName(route)}: ${res.statusCode}`);
         continue;
       }
@@ -258,7 +262,10 @@ describe('data exposure', () => {
           const res = await t.app.inject({
             method: 'GET',
             url,
-            headers: account ? { authorization: `Bearer ${account.token}` } : {},
+            headers: {
+              ...sampleHeaders(route),
+              ...(account ? { authorization: `Bearer ${account.token}` } : {}),
+            },
           });
           answers.push({ route, caller: name, status: res.statusCode, body: res.body });
         }

@@ -271,6 +271,12 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     body: (_w, p) => ({ email: p.customer.email, password: PASSWORD }),
   },
   { method: 'POST', match: /\/accounts\/token\/refresh\/$/, body: () => ({ refresh: 'not-a-real-token' }) },
+  { method: 'POST', match: /\/accounts\/logout\/$/, body: () => ({ refresh: 'not-a-real-token' }) },
+  {
+    method: 'POST',
+    match: /\/accounts\/web-session\/$/,
+    body: (_w, p) => ({ email: p.customer.email, password: PASSWORD }),
+  },
   { method: 'PATCH', match: /\/accounts\/vendor-profile\/me\/$/, body: () => ({ city: 'Faro' }) },
   { method: 'POST', match: /\/vendor\/(items|offerings)\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PUT', match: /\/vendor\/(items|offerings)\/:id\/$/, body: (w, _p, r) => listingBody(r.url, w) },
@@ -321,6 +327,14 @@ export function sampleBody(
   const sample = SAMPLE_BODIES.find((s) => s.method === route.method && s.match.test(route.url));
   if (!sample) throw new Error(`no sample body for ${routeName(route)}: add it to SAMPLE_BODIES`);
   return sample.body(world, party, route);
+}
+
+/**
+ * Headers a route needs besides the token: the web session's routes refuse a request without their
+ * cross-site guard (src/modules/accounts/web-session.routes.ts), as a browser page always sends it.
+ */
+export function sampleHeaders(route: RouteEntry): Record<string, string> {
+  return /\/accounts\/web-session\//.test(route.url) ? { 'x-waterbook-web': '1' } : {};
 }
 
 /** Body fields a route takes (its body schema's properties). */

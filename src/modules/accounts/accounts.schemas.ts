@@ -233,6 +233,17 @@ export const RefreshBody = Type.Object(
   { refresh: Type.String({ minLength: 1, maxLength: 4096 }) },
   { examples: [{ refresh: 'eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVmcmVzaCJ9.c2lnbmF0dXJl' }] },
 );
+export const WebAccessSchema = Named(
+  'WebAccess',
+  Type.Object(
+    { access: Type.String({ description: 'the bearer token; the page keeps it in memory only' }) },
+    {
+      description: 'The refresh token is in the HttpOnly session cookie, never in the body.',
+      examples: [{ access: 'eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoiYWNjZXNzIn0.c2lnbmF0dXJl' }],
+    },
+  ),
+);
+
 export const TokenPairSchema = Named(
   'TokenPair',
   Type.Object(

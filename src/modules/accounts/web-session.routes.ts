@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/errors.ts';
-import { Named, Ref } from '../../http/schemas.ts';
+import { Ref } from '../../http/schemas.ts';
 import * as schemas from './accounts.schemas.ts';
 import * as accounts from './accounts.service.ts';
 
@@ -24,14 +24,6 @@ export interface WebSessionRoutesOptions {
 }
 
 const tags = ['accounts'];
-
-const WebAccessSchema = Named(
-  'WebAccess',
-  Type.Object(
-    { access: Type.String({ description: 'the bearer token; keep it in memory only' }) },
-    { description: 'The refresh token is in the HttpOnly session cookie, never in the body.' },
-  ),
-);
 
 const CSRF_NOTE =
   `Browser only: requests must carry the \`${WEB_SESSION_HEADER}: 1\` header and, when the browser sends ` +
@@ -72,7 +64,7 @@ export const webSessionRoutes: FastifyPluginAsyncTypebox<WebSessionRoutesOptions
     reply.clearCookie(WEB_SESSION_COOKIE, { path: WEB_SESSION_PATH, sameSite: 'strict', httpOnly: true });
 
   app.post(
-    '/',
+    '/web-session/',
     {
       config: { auth: 'public', rateLimit: limit(rateLimits.login) },
       schema: {
@@ -80,7 +72,7 @@ export const webSessionRoutes: FastifyPluginAsyncTypebox<WebSessionRoutesOptions
         summary: 'Log in from the web app',
         description: `Sets the session cookie and answers the access token. ${CSRF_NOTE}`,
         body: schemas.LoginBody,
-        response: { 200: Ref(WebAccessSchema) },
+        response: { 200: Ref(schemas.WebAccessSchema) },
         'x-errors': [401, 403],
       },
     },
@@ -92,7 +84,7 @@ export const webSessionRoutes: FastifyPluginAsyncTypebox<WebSessionRoutesOptions
   );
 
   app.post(
-    '/refresh/',
+    '/web-session/refresh/',
     {
       config: { auth: 'public', rateLimit: limit(rateLimits.refresh) },
       schema: {
@@ -101,7 +93,7 @@ export const webSessionRoutes: FastifyPluginAsyncTypebox<WebSessionRoutesOptions
         description:
           'Rotates the session cookie. Without a cookie (nobody logged in) the answer is a 204; a revoked ' +
           `or expired one is a 401 and clears it. ${CSRF_NOTE}`,
-        response: { 200: Ref(WebAccessSchema), 204: Type.Null({ description: 'No web session.' }) },
+        response: { 200: Ref(schemas.WebAccessSchema), 204: Type.Null({ description: 'No web session.' }) },
         'x-errors': [401, 403],
       },
     },
@@ -121,7 +113,7 @@ export const webSessionRoutes: FastifyPluginAsyncTypebox<WebSessionRoutesOptions
   );
 
   app.post(
-    '/logout/',
+    '/web-session/logout/',
     {
       config: { auth: 'public' },
       schema: {
