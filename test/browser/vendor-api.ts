@@ -33,7 +33,10 @@ export interface Account {
   id: number;
 }
 
-export async function registerVendor(base: string, businessName = 'Harbour Kayaks'): Promise<Account & { slug: string }> {
+export async function registerVendor(
+  base: string,
+  businessName = 'Harbour Kayaks',
+): Promise<Account & { slug: string }> {
   const email = `vendor-${randomBytes(4).toString('hex')}@example.com`;
   const user = await apiCall(base, 'POST', '/api/v1/accounts/register/vendor/', {
     body: { email, password: PASSWORD, business_name: businessName },
@@ -49,7 +52,13 @@ export async function registerVendor(base: string, businessName = 'Harbour Kayak
 export async function registerCustomer(base: string): Promise<Account> {
   const email = `customer-${randomBytes(4).toString('hex')}@example.com`;
   const user = await apiCall(base, 'POST', '/api/v1/accounts/register/customer/', {
-    body: { email, password: PASSWORD, first_name: 'Maya', last_name: 'Costa', phone_number: '+351 912 345 678' },
+    body: {
+      email,
+      password: PASSWORD,
+      first_name: 'Maya',
+      last_name: 'Costa',
+      phone_number: '+351 912 345 678',
+    },
   });
   const { access } = await apiCall(base, 'POST', '/api/v1/accounts/token/', {
     body: { email, password: PASSWORD },
@@ -63,7 +72,10 @@ export function windowIn(days: number, hours = 2): { starts_at: string; ends_at:
   const start = new Date();
   start.setUTCDate(start.getUTCDate() + days);
   start.setUTCHours(9, 0, 0, 0);
-  return { starts_at: start.toISOString(), ends_at: new Date(start.getTime() + hours * 3_600_000).toISOString() };
+  return {
+    starts_at: start.toISOString(),
+    ends_at: new Date(start.getTime() + hours * 3_600_000).toISOString(),
+  };
 }
 
 /** Confirms an approved booking the way the gateway does: an intent, then its unsigned success webhook. */

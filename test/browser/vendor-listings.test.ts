@@ -141,13 +141,22 @@ describe.skipIf(!browserAvailable)('vendor dashboard: listings, slots, settings'
     await page.getByRole('button', { name: 'Add slot' }).click();
 
     const monthName = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' }).format(next);
-    await expect.poll(() => page.locator('table.calendar caption').textContent()).toBe(`Slots in ${monthName}`);
+    await expect
+      .poll(() => page.locator('table.calendar caption').textContent())
+      .toBe(`Slots in ${monthName}`);
     const deleteButton = page.getByRole('button', { name: /^Delete slot / });
     await expect.poll(() => deleteButton.count()).toBe(1);
-    expect(await page.getByRole('cell').filter({ hasText: 'Blocked' }).textContent()).toMatch(/^12Blocked 08:00/);
-    const slots = await apiCall(base, 'GET', `/api/v1/booking/vendor/slots/?adventure_offering_id=${offering.id}`, {
-      token: vendor.token,
-    });
+    expect(await page.getByRole('cell').filter({ hasText: 'Blocked' }).textContent()).toMatch(
+      /^12Blocked 08:00/,
+    );
+    const slots = await apiCall(
+      base,
+      'GET',
+      `/api/v1/booking/vendor/slots/?adventure_offering_id=${offering.id}`,
+      {
+        token: vendor.token,
+      },
+    );
     expect(slots.results).toEqual([
       expect.objectContaining({
         // the inputs are in the browser's time zone, which is this process's
@@ -162,9 +171,14 @@ describe.skipIf(!browserAvailable)('vendor dashboard: listings, slots, settings'
 
     await deleteButton.click();
     await expect.poll(() => deleteButton.count()).toBe(0);
-    const after = await apiCall(base, 'GET', `/api/v1/booking/vendor/slots/?adventure_offering_id=${offering.id}`, {
-      token: vendor.token,
-    });
+    const after = await apiCall(
+      base,
+      'GET',
+      `/api/v1/booking/vendor/slots/?adventure_offering_id=${offering.id}`,
+      {
+        token: vendor.token,
+      },
+    );
     expect(after.count).toBe(0);
     expectQuietConsole(world, QUIET);
   });
@@ -192,7 +206,9 @@ describe.skipIf(!browserAvailable)('vendor dashboard: listings, slots, settings'
     await page.getByLabel('Time for the customer to pay (minutes)').fill('2880');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Settings saved.' }).count()).toBe(1);
-    const profile = await apiCall(base, 'GET', '/api/v1/accounts/vendor-profile/me/', { token: vendor.token });
+    const profile = await apiCall(base, 'GET', '/api/v1/accounts/vendor-profile/me/', {
+      token: vendor.token,
+    });
     expect(profile).toMatchObject({
       contact_email: 'hello@lisbon-surf.example',
       description: 'Boards & lessons on the Costa.',

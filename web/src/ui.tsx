@@ -207,3 +207,13 @@ export function Checkbox({
     </div>
   );
 }
+
+/** A wide table that scrolls sideways on a phone: a named region the keyboard can reach and scroll. */
+export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region needs focus to scroll by keyboard
+    <div class="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../api.ts';
 import { money } from '../format.ts';
 import { useSession } from '../session.tsx';
-import { ErrorMessage, Field, Loading, Notice, Page } from '../ui.tsx';
+import { ErrorMessage, Field, Loading, Notice, Page, TableScroll } from '../ui.tsx';
 import { ClicksChart } from './chart.tsx';
 import { useLoad } from './data.ts';
 import { dateRange, lastDaysDates } from './range.ts';
@@ -110,7 +110,7 @@ export function AnalyticsPage() {
             />
             <details>
               <summary>Clicks, bookings and revenue per day as a table</summary>
-              <div class="table-scroll">
+              <TableScroll label="Clicks, bookings and revenue per day">
                 <table>
                   <caption class="visually-hidden">Per day</caption>
                   <thead>
@@ -134,7 +134,7 @@ export function AnalyticsPage() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             </details>
           </section>
           <section aria-labelledby="campaigns-title">
@@ -142,7 +142,7 @@ export function AnalyticsPage() {
             {summary.campaigns.length === 0 ? (
               <Notice>No campaign clicks in this range. Links with utm_campaign show up here.</Notice>
             ) : (
-              <div class="table-scroll">
+              <TableScroll label="Campaigns">
                 <table>
                   <caption class="visually-hidden">Campaigns</caption>
                   <thead>
@@ -168,7 +168,7 @@ export function AnalyticsPage() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
           </section>
         </>

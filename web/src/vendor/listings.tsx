@@ -13,6 +13,7 @@ import {
   Notice,
   Page,
   Select,
+  TableScroll,
   TextArea,
 } from '../ui.tsx';
 import {
@@ -104,7 +105,7 @@ export function ListingsPage() {
       ) : listings.data.length === 0 ? (
         <Notice>No listings yet: create your first one.</Notice>
       ) : (
-        <div class="table-scroll">
+        <TableScroll label="Your listings">
           <table>
             <caption class="visually-hidden">Your listings</caption>
             <thead>
@@ -138,7 +139,7 @@ export function ListingsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Page>
   );

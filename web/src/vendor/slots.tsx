@@ -3,7 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
 import { fromLocalInput, toLocalInput } from '../format.ts';
-import { ErrorMessage, Field, fieldErrors, Loading, Select } from '../ui.tsx';
+import { ErrorMessage, Field, fieldErrors, Loading, Select, TableScroll } from '../ui.tsx';
 import { type Kind, useLoad } from './data.ts';
 import { localDate } from './range.ts';
 
@@ -190,7 +190,7 @@ export function SlotCalendar({ kind, listingId }: { kind: Kind; listingId: numbe
       {!slots.data ? (
         !slots.error && <Loading />
       ) : (
-        <div class="table-scroll">
+        <TableScroll label="Calendar">
           <table class="calendar">
             <caption class="visually-hidden">Slots in {title}</caption>
             <thead>
@@ -238,7 +238,7 @@ export function SlotCalendar({ kind, listingId }: { kind: Kind; listingId: numbe
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <SlotForm kind={kind} listingId={listingId} onAdded={showMonthOf} />
     </section>
