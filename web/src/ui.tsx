@@ -212,8 +212,8 @@ export function Checkbox({
 export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region needs focus to scroll by keyboard
-    <div class="table-scroll" role="region" aria-label={label} tabIndex={0}>
+    <section class="table-scroll" aria-label={label} tabIndex={0}>
       {children}
-    </div>
+    </section>
   );
 }
