@@ -28,6 +28,7 @@ import {
   publicPath,
   useLoad,
 } from './data.ts';
+import { Photos } from './photos.tsx';
 import { SlotCalendar } from './slots.tsx';
 
 interface Row {
@@ -468,6 +469,7 @@ export function ListingEditPage() {
       </p>
       <h2>Details</h2>
       <ListingForm kind={kind} listing={current} onSaved={() => listing.reload()} />
+      <Photos kind={kind} listingId={current.id} photos={current.photos} onChange={listing.reload} />
       <SlotCalendar kind={kind} listingId={current.id} />
     </Page>
   );
