@@ -13,22 +13,25 @@ const waitingRequests = () =>
     api.GET('/api/v1/booking/bookings/', { params: { query: { status: 'requested', page_size: 100 } } }),
   );
 
-/**
- * Approved and confirmed bookings that have not started, soonest first. The list is newest-requested first,
- * so the newest hundred of each state hold every booking requested within weeks of now.
- */
+/** How many upcoming bookings the overview lists. */
+const UPCOMING = 10;
+
+/** Approved and confirmed bookings that have not started, soonest first: the first page of each, merged. */
 async function upcomingBookings() {
-  const now = new Date().toISOString();
+  const startsFrom = new Date().toISOString();
   const pages = await Promise.all(
     (['confirmed', 'approved'] as const).map((status) =>
-      call(() => api.GET('/api/v1/booking/bookings/', { params: { query: { status, page_size: 100 } } })),
+      call(() =>
+        api.GET('/api/v1/booking/bookings/', {
+          params: { query: { status, starts_from: startsFrom, ordering: 'starts_at', page_size: UPCOMING } },
+        }),
+      ),
     ),
   );
   return pages
     .flatMap((page) => page.results)
-    .filter((b) => b.starts_at > now)
     .sort((a, b) => a.starts_at.localeCompare(b.starts_at))
-    .slice(0, 10);
+    .slice(0, UPCOMING);
 }
 
 function LastThirtyDays({ currency }: { currency: string }) {
