@@ -1,6 +1,6 @@
 // What the dashboard's pages share: loading API data into state, and the two listing kinds behind one
 // interface (the API has a path per kind; the pages are written once).
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
 
 export interface Loaded<T> {
@@ -10,16 +10,23 @@ export interface Loaded<T> {
   reload(): Promise<void>;
 }
 
-/** Runs `load` when a dependency changes and keeps its answer (or its error) in state. */
+/**
+ * Runs `load` when a dependency changes and keeps its answer (or its error) in state. Only the latest
+ * load's answer is kept: an earlier one arriving late (a filter changed meanwhile) is dropped.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
+  const latest = useRef(0);
   const reload = useCallback(async () => {
+    const ticket = ++latest.current;
     try {
-      setData(await load());
+      const value = await load();
+      if (ticket !== latest.current) return;
+      setData(value);
       setError(null);
     } catch (e) {
-      setError(e);
+      if (ticket === latest.current) setError(e);
     }
   }, deps);
   useEffect(() => {
