@@ -423,8 +423,11 @@ interface Row extends Measurement {
   met: boolean;
 }
 
+/** The scenarios with latency targets instead of a ratio: the vendor's analytics over 30 days. */
+const LATENCY_TARGETS = ['f', 'i'];
+
 /**
- * The ratio targets (to the fixed-path ceiling's req/s); f has latency targets instead. They are the
+ * The ratio targets (to the fixed-path ceiling's req/s); f and i have latency targets instead. They are the
  * targets that were set against the rotating-path figure (a-d 0.5, e 0.2), scaled by that figure's share
  * of the fixed-path ceiling on a quiet machine (see docs/performance.md, "The ceiling"). g, the
  * unit-aware booking request, is a booking request like e: it has e's target; h, the public list
@@ -439,6 +442,126 @@ const RATIO_TARGETS: Record<string, number> = {
   g: 0.12,
   h: 0.31,
 };
+
+/** What a scenario's requests are made of: the seeded fixtures, the logged-in accounts, the run's day. */
+interface ScenarioContext {
+  fixtures: Fixtures;
+  vendorToken: string;
+  customerTokens: string[];
+  /** the detail view of the n-th bench item, every fourth with a campaign */
+  detailPath: (n: number) => string;
+  /** the UTC midnight before the run */
+  dayStart: number;
+}
+
+interface Scenario {
+  key: string;
+  title: string;
+  connections: (profile: Profile) => number;
+  requests: (context: ScenarioContext) => () => AutocannonRequest[];
+}
+
+/** "The last 30 days" of a vendor's analytics as a dashboard asks for them, from `path`. */
+const last30Days = (path: string) => (context: ScenarioContext) =>
+  // up to the moment of each request, not up to the start of the run (the clicks of scenarios b and c
+  // would then lie after the range's end)
+  rotating(() => {
+    const to = Date.now();
+    return {
+      method: 'GET',
+      path: `${path}?from=${iso(to - 30 * DAY)}&to=${iso(to)}`,
+      headers: { authorization: `Bearer ${context.vendorToken}` },
+    };
+  });
+
+/** Every scenario, in the order they run; `--only` takes their keys. */
+const SCENARIOS: Scenario[] = [
+  {
+    key: 'a',
+    title: 'list lisbon 10-200',
+    connections: (profile) => profile.connections,
+    requests: () =>
+      rotating(() => ({
+        method: 'GET',
+        path: '/api/v1/equipment/items/?location=lisbon&min_price=10&max_price=200',
+      })),
+  },
+  {
+    key: 'h',
+    title: 'list search',
+    connections: (profile) => profile.connections,
+    // what a search box sends: one common word, two words (one a prefix), a word typed without its
+    // accent, and a rare pair; the seed's titles, descriptions and locations carry these words
+    requests: () =>
+      rotating((n) => ({
+        method: 'GET',
+        path: `/api/v1/equipment/items/?search=${encodeURIComponent(SEARCHES[n % SEARCHES.length])}`,
+      })),
+  },
+  {
+    key: 'b',
+    title: 'detail (+click)',
+    connections: (profile) => profile.connections,
+    requests: ({ detailPath }) => rotating((n) => ({ method: 'GET', path: detailPath(n) })),
+  },
+  {
+    key: 'c',
+    title: 'track click',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures: { items } }) =>
+      rotating((n) => {
+        const campaign = n % 3 === 0 ? {} : BENCH_CAMPAIGNS[n % BENCH_CAMPAIGNS.length];
+        return {
+          method: 'POST',
+          path: '/api/v1/marketing/track/click/',
+          ...jsonBody({
+            listing_type: 'equipment',
+            public_id: items[n % items.length].publicId,
+            ...campaign,
+          }),
+        };
+      }),
+  },
+  {
+    key: 'd',
+    title: 'availability',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures: { items }, dayStart }) =>
+      rotating((n) => {
+        const starts = dayStart + (1 + (n % 28)) * DAY + 10 * HOUR;
+        return {
+          method: 'GET',
+          path: `/api/v1/booking/availability/?equipment_item_id=${items[n % items.length].id}&starts_at=${iso(starts)}&ends_at=${iso(starts + 4 * HOUR)}`,
+        };
+      }),
+  },
+  {
+    key: 'e',
+    title: 'booking request',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures, customerTokens }) =>
+      rotating(bookingRequests(fixtures.items, customerTokens, fixtures.latestBookingEnd)),
+  },
+  {
+    key: 'g',
+    title: 'booking request, units',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures, customerTokens }) =>
+      rotating(unitBookingRequests(fixtures.unitItems, customerTokens, fixtures.latestBookingEnd)),
+  },
+  {
+    key: 'f',
+    title: 'vendor summary 30d',
+    connections: (profile) => profile.summaryConnections,
+    requests: last30Days('/api/v1/marketing/vendor/summary/'),
+  },
+  {
+    key: 'i',
+    title: 'vendor timeseries 30d',
+    connections: (profile) => profile.summaryConnections,
+    requests: last30Days('/api/v1/marketing/vendor/timeseries/'),
+  },
+];
 
 /** Scenario h's searches, in turn. */
 const SEARCHES = ['kayaks', 'sunset kay', 'nazare', 'funchal sunset'];
@@ -471,7 +594,7 @@ function judge(m: Measurement, ceiling: Ceiling | null): Row {
   const min = RATIO_TARGETS[m.key];
   if (min !== undefined)
     return { ...measured, target: `>= ${min} x ceiling`, met: clean && ratio !== null && ratio >= min };
-  if (m.key === 'f')
+  if (LATENCY_TARGETS.includes(m.key))
     return { ...measured, target: 'p50 <= 25, p99 <= 100 ms', met: clean && m.p50 <= 25 && m.p99 <= 100 };
   return { ...measured, target: '', met: clean };
 }
@@ -611,8 +734,9 @@ async function main(): Promise<number> {
   if (!Number.isFinite(seconds) || seconds < 1)
     throw new Error('--duration must be a number of seconds >= 1');
   const only = values.only ? new Set(values.only.split(',').map((s) => s.trim())) : null;
+  const keys = SCENARIOS.map((s) => s.key);
   for (const key of only ?? [])
-    if (!'abcdefg'.includes(key) || key.length !== 1) throw new Error(`--only: unknown scenario ${key}`);
+    if (!keys.includes(key)) throw new Error(`--only: unknown scenario ${key} (known: ${keys.join(', ')})`);
   const startedAt = new Date();
   const runStart = performance.now();
 
@@ -682,98 +806,13 @@ async function main(): Promise<number> {
   });
 
   // 5. scenarios
-  const now = Date.now();
-  const dayStart = Math.floor(now / DAY) * DAY;
-  const scenarios: {
-    key: string;
-    title: string;
-    connections: number;
-    requests: () => AutocannonRequest[];
-  }[] = [
-    {
-      key: 'a',
-      title: 'list lisbon 10-200',
-      connections: profile.connections,
-      requests: rotating(() => ({
-        method: 'GET',
-        path: '/api/v1/equipment/items/?location=lisbon&min_price=10&max_price=200',
-      })),
-    },
-    {
-      key: 'h',
-      title: 'list search',
-      connections: profile.connections,
-      // what a search box sends: one common word, two words (one a prefix), a word typed without its
-      // accent, and a rare pair; the seed's titles, descriptions and locations carry these words
-      requests: rotating((n) => ({
-        method: 'GET',
-        path: `/api/v1/equipment/items/?search=${encodeURIComponent(SEARCHES[n % SEARCHES.length])}`,
-      })),
-    },
-    {
-      key: 'b',
-      title: 'detail (+click)',
-      connections: profile.connections,
-      requests: rotating((n) => ({ method: 'GET', path: detailPath(n) })),
-    },
-    {
-      key: 'c',
-      title: 'track click',
-      connections: profile.connections,
-      requests: rotating((n) => {
-        const campaign = n % 3 === 0 ? {} : BENCH_CAMPAIGNS[n % BENCH_CAMPAIGNS.length];
-        return {
-          method: 'POST',
-          path: '/api/v1/marketing/track/click/',
-          ...jsonBody({
-            listing_type: 'equipment',
-            public_id: items[n % items.length].publicId,
-            ...campaign,
-          }),
-        };
-      }),
-    },
-    {
-      key: 'd',
-      title: 'availability',
-      connections: profile.connections,
-      requests: rotating((n) => {
-        const starts = dayStart + (1 + (n % 28)) * DAY + 10 * HOUR;
-        return {
-          method: 'GET',
-          path: `/api/v1/booking/availability/?equipment_item_id=${items[n % items.length].id}&starts_at=${iso(starts)}&ends_at=${iso(starts + 4 * HOUR)}`,
-        };
-      }),
-    },
-    {
-      key: 'e',
-      title: 'booking request',
-      connections: profile.connections,
-      requests: rotating(bookingRequests(items, customerTokens, fixtures.latestBookingEnd)),
-    },
-    {
-      key: 'g',
-      title: 'booking request, units',
-      connections: profile.connections,
-      requests: rotating(unitBookingRequests(fixtures.unitItems, customerTokens, fixtures.latestBookingEnd)),
-    },
-    {
-      key: 'f',
-      title: 'vendor summary 30d',
-      connections: profile.summaryConnections,
-      // "The last 30 days" as a dashboard asks for them: up to the moment of each request, not up to the
-      // start of the run (the clicks of scenarios b and c would then lie after the range's end).
-      requests: rotating(() => {
-        const to = Date.now();
-        return {
-          method: 'GET',
-          path: `/api/v1/marketing/vendor/summary/?from=${iso(to - 30 * DAY)}&to=${iso(to)}`,
-          headers: { authorization: `Bearer ${vendorToken}` },
-        };
-      }),
-    },
-  ];
-
+  const context: ScenarioContext = {
+    fixtures,
+    vendorToken,
+    customerTokens,
+    detailPath,
+    dayStart: Math.floor(Date.now() / DAY) * DAY,
+  };
   console.log(
     `\nrunning: ${profile.warmup} s warm-up + ${seconds} s each (the ceiling's runs after its first two: no warm-up)`,
   );
@@ -814,12 +853,20 @@ async function main(): Promise<number> {
     console.log(`  server memory after ${after}: RSS ${mb('VmRSS')} MB, peak so far ${mb('VmHWM')} MB`);
   };
   memoryLine('start-up and logins');
-  const selected = scenarios.filter((s) => !only || only.has(s.key));
+  const selected = SCENARIOS.filter((s) => !only || only.has(s.key));
   let ceilingBefore = selected.some((s) => RATIO_TARGETS[s.key] !== undefined)
     ? await measureCeiling()
     : null;
   for (const s of selected) {
-    const measured = await measure(s.key, s.title, base, s.connections, s.requests, profile.warmup, seconds);
+    const measured = await measure(
+      s.key,
+      s.title,
+      base,
+      s.connections(profile),
+      s.requests(context),
+      profile.warmup,
+      seconds,
+    );
     memoryLine(s.key);
     let around: Ceiling | null = null;
     if (ceilingBefore && RATIO_TARGETS[s.key] !== undefined) {

@@ -186,6 +186,9 @@ export function sampleUrl(world: World, party: Party, route: RouteEntry, id?: nu
 
 const WIDE_FROM = '2000-01-01T00:00:00Z';
 const WIDE_TO = '2100-01-01T00:00:00Z';
+/** The time series answers at most 366 dates: a year instead of a century. */
+const YEAR_RANGE = { from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' };
+const isTimeseries = (route: RouteEntry) => route.url.includes('/timeseries/');
 
 function schemaProperties(schema: unknown): Record<string, { type?: unknown }> {
   return ((schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ??
@@ -208,8 +211,8 @@ export function sampleQuery(party: Party, route: RouteEntry): string {
     // both ends of a window: an equipment item needs ends_at even where an adventure may leave it out
     else if (name in window) query.set(name, window[name as keyof typeof window]);
     else if (!required.has(name)) continue;
-    else if (name === 'from') query.set(name, WIDE_FROM);
-    else if (name === 'to') query.set(name, WIDE_TO);
+    else if (name === 'from') query.set(name, isTimeseries(route) ? YEAR_RANGE.from : WIDE_FROM);
+    else if (name === 'to') query.set(name, isTimeseries(route) ? YEAR_RANGE.to : WIDE_TO);
     else throw new Error(`no sample value for required query parameter ${name} of ${routeName(route)}`);
   }
   // list endpoints: the widest page, so that everything the caller may see is in the answer

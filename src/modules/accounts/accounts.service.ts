@@ -358,6 +358,15 @@ export async function updateOwnProfile(
   );
 }
 
+/** A vendor's time zone and currency by profile id (module interface for marketing's time series). */
+export async function findVendorLocale(
+  db: Db,
+  vendorId: number,
+): Promise<{ time_zone: string; currency: string } | undefined> {
+  const profile = await repo.findProfileById(db, vendorId);
+  return profile && { time_zone: profile.time_zone, currency: profile.currency };
+}
+
 /** The public face of a vendor, for storefronts and listings (module interface for catalog). */
 export async function findVendorBySlug(db: Db, slug: string) {
   const profile = await repo.findProfileBySlug(db, slug);

@@ -7,6 +7,7 @@ export {
   createAccountsDeps,
   createStaff,
   findVendorBySlug,
+  findVendorLocale,
   toVendorProfile,
   type VendorProfile,
 } from './accounts.service.ts';

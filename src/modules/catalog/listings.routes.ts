@@ -72,8 +72,10 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
         summary: `Get ${withArticle(noun.toLowerCase())} by public_id (records a click)`,
         description:
           `Each successful view records a listing click. The tracking parameters (${TRACKING_PARAMS.join(', ')}; ` +
-          `at most ${MAX_TRACKING_LENGTH} characters each), the Referer header and, with a valid token, ` +
-          'the user are stored on it; any non-empty tracking parameter makes it marketing traffic.',
+          `at most ${MAX_TRACKING_LENGTH} characters each), the referrer and, with a valid token, ` +
+          'the user are stored on it; any non-empty tracking parameter makes it marketing traffic. The ' +
+          `referrer is the \`referrer\` query parameter when given (at most ${MAX_TRACKING_LENGTH} characters), ` +
+          `else the Referer header cut to ${MAX_TRACKING_LENGTH} characters; it never makes a click marketing.`,
         'x-optional-auth': true,
         params: s.publicIdParams,
         querystring: s.detailQuery,
@@ -81,9 +83,12 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
       }),
     },
     async (request, reply) => {
+      // A page running in a browser passes its own referrer as a parameter: the Referer of its API call
+      // is the page itself. Given, even empty (a page opened directly), the parameter wins.
+      const { referrer, ...params } = request.query;
       const view = await listings.viewListing(deps, kind, request.params.public_id, {
-        params: request.query,
-        referrer: (request.headers.referer ?? '').slice(0, MAX_TRACKING_LENGTH),
+        params,
+        referrer: referrer ?? (request.headers.referer ?? '').slice(0, MAX_TRACKING_LENGTH),
         userId: request.user?.id ?? null,
       });
       return responses.sendDetail(reply, view, s.listing);

@@ -350,11 +350,18 @@ function buildListingSchemas(kind: KindDescriptor) {
       ordering: Type.Optional(Type.Enum([...ORDERINGS], { description: 'default: newest first' })),
       ...PageQuery,
     }),
-    detailQuery: Type.Object(
-      Object.fromEntries(
+    detailQuery: Type.Object({
+      ...Object.fromEntries(
         TRACKING_PARAMS.map((p) => [p, Type.Optional(Type.String({ maxLength: MAX_TRACKING_LENGTH }))]),
       ),
-    ),
+      referrer: Type.Optional(
+        Type.String({
+          maxLength: MAX_TRACKING_LENGTH,
+          description:
+            "the referrer of the page that shows the listing (a browser page passes document.referrer, since its own API call's Referer is the page); given, even empty, it is stored instead of the Referer header; never a tracking parameter",
+        }),
+      ),
+    }),
     publicIdParams: Type.Object({ public_id: Type.String({ minLength: 1, maxLength: 1000 }) }),
     slugParams: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 1000 }) }),
   };

@@ -1,12 +1,20 @@
 import { type OrderByItemBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { Database, Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
+import type {
+  BookingStatus,
+  Database,
+  Db,
+  ListingClicksTable,
+  ListingKind,
+  TrafficType,
+} from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { Page } from '../../http/pagination.ts';
 import { DAY_MS } from '../../lib/datetime.ts';
 
 // Analytics is a read model over the whole service: besides its own listing_clicks table it reads
-// `listings` (the click list shows public_id and title) and `bookings` (conversion) — read-only, in SQL,
-// and only in this file. Going through the catalog and booking modules row by row instead would mean
+// `listings` (the click list shows public_id and title), `bookings` (conversion) and, for the time
+// series' revenue, `booking_status_history`, `payments` and `refunds` — read-only, in SQL, and only in
+// this file. Going through the catalog and booking modules row by row instead would mean
 // joins in JavaScript over hundreds of thousands of rows. Nothing here ever writes those tables.
 //
 // Every range is half-open: created_at >= from and created_at < to (epoch milliseconds).
@@ -387,4 +395,122 @@ export async function campaignRows(
     .limit(MAX_CAMPAIGN_ROWS)
     .execute();
   return rows.map((r) => ({ ...r, clicks: Number(r.clicks), bookings: Number(r.bookings) }));
+}
+
+// --- time series -----------------------------------------------------------------------------------------
+
+/** A bucket of the time series: [from, to) in epoch milliseconds; buckets are numbered by position. */
+export interface DayBucket {
+  from: number;
+  to: number;
+}
+
+/**
+ * The buckets as a relation (column1: position, column2: from, column3: to), one VALUES row each. The
+ * local days are computed by the caller from the vendor's time zone (Temporal, over Node's ICU) and passed
+ * in as instants, on both databases: SQLite has no time zones, and PostgreSQL's `at time zone` would read
+ * its own copy of the tz database, which may disagree with the dates the API prints. Each bucket is then
+ * read by index range scans over (vendor_id, created_at), whatever the length of its day (23 and 25 hours
+ * across daylight-saving changes) and however the zone is offset.
+ * Positions are literals, instants parameters: the statement's text depends only on the number of days.
+ */
+function bucketsOf(buckets: readonly DayBucket[]) {
+  const rows = buckets.map(
+    (b, i) => sql`(${sql.lit(i)}, cast(${b.from} as bigint), cast(${b.to} as bigint))`,
+  );
+  return sql<{ column1: number; column2: number; column3: number }>`(values ${sql.join(rows)})`.as('d');
+}
+
+export interface DayClicks {
+  day: number;
+  clicks: number;
+  marketing: number;
+}
+
+/**
+ * The vendor's clicks of each bucket, all of them and the marketing ones: two counts per bucket, each an
+ * index range scan over (vendor_id, created_at, traffic_type) that needs neither the table nor a sort (a
+ * join grouped by bucket and traffic type sorts every click of the range first). Issue 27's bot clicks
+ * (`is_bot`) are to be left out of both counts, as in the summary.
+ */
+export async function clicksPerDay(
+  db: Db,
+  vendorId: number,
+  buckets: readonly DayBucket[],
+): Promise<DayClicks[]> {
+  const rows = await db
+    .selectFrom(bucketsOf(buckets))
+    .select((eb) => {
+      const clicksOf = (type?: TrafficType) => {
+        let count = eb
+          .selectFrom('listing_clicks as c')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('c.vendor_id', '=', vendorId)
+          .whereRef('c.created_at', '>=', 'd.column2')
+          .whereRef('c.created_at', '<', 'd.column3');
+        if (type) count = count.where('c.traffic_type', '=', sql.lit(type));
+        return count;
+      };
+      return ['d.column1 as day', clicksOf().as('clicks'), clicksOf('marketing').as('marketing')];
+    })
+    .execute();
+  return rows.map((r) => ({ day: Number(r.day), clicks: Number(r.clicks), marketing: Number(r.marketing) }));
+}
+
+export interface DayBookings {
+  day: number;
+  /** the attributed click's traffic type; null without one */
+  traffic_type: TrafficType | null;
+  bookings: number;
+  revenue_cents: number;
+}
+
+/**
+ * The vendor's bookings per bucket of their creation and attribution (the click's traffic type, copied
+ * onto the booking by triggers; null when unattributed), with the revenue of those that reached
+ * `confirmed` in `currency`: their `total_price` less the succeeded refunds of their payments. A booking
+ * reached `confirmed` if it is confirmed, or is in one of `afterConfirmed` (the states that can follow it)
+ * and its history holds the step: the history is only looked up for those. Bookings in another currency
+ * (requested before the vendor changed theirs) are counted but earn no revenue: amounts in two currencies
+ * do not add. CROSS JOIN makes SQLite loop over the buckets outside, one index range scan each; on
+ * PostgreSQL it is an inner join like any other.
+ */
+export async function bookingsPerDay(
+  db: Db,
+  vendorId: number,
+  currency: string,
+  afterConfirmed: readonly BookingStatus[],
+  buckets: readonly DayBucket[],
+): Promise<DayBookings[]> {
+  const confirmed = sql.lit('confirmed');
+  const later = sql.join(afterConfirmed.map((status) => sql.lit(status)));
+  const reachedConfirmed = afterConfirmed.length
+    ? sql<SqlBool>`(b.status = ${confirmed} or (b.status in (${later}) and exists (
+      select 1 from booking_status_history h where h.booking_id = b.id and h.to_status = ${confirmed})))`
+    : sql<SqlBool>`b.status = ${confirmed}`;
+  const refunded = sql<number>`(select coalesce(sum(r.amount_cents), 0) from payments p
+    inner join refunds r on r.payment_id = p.id
+    where p.booking_id = b.id and r.status = ${sql.lit('succeeded')})`;
+  const revenue = sql<number>`case when b.currency = ${currency} and ${reachedConfirmed}
+    then b.total_price_cents - ${refunded} else 0 end`;
+  const rows = await db
+    .selectFrom(bucketsOf(buckets))
+    .crossJoin('bookings as b')
+    .where('b.vendor_id', '=', vendorId)
+    .whereRef('b.created_at', '>=', 'd.column2')
+    .whereRef('b.created_at', '<', 'd.column3')
+    .groupBy(['d.column1', 'b.click_traffic_type'])
+    .select((eb) => [
+      'd.column1 as day',
+      'b.click_traffic_type as traffic_type',
+      eb.fn.countAll<number>().as('bookings'),
+      eb.fn.sum<number>(revenue).as('revenue_cents'),
+    ])
+    .execute();
+  return rows.map((r) => ({
+    day: Number(r.day),
+    traffic_type: r.traffic_type,
+    bookings: Number(r.bookings),
+    revenue_cents: Number(r.revenue_cents),
+  }));
 }

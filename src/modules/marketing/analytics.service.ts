@@ -1,12 +1,17 @@
 import type { Kysely } from 'kysely';
-import type { Database, ListingKind, TrafficType } from '../../db/database.ts';
+import type { BookingStatus, Database, ListingKind, TrafficType } from '../../db/database.ts';
 import { inReadSnapshot } from '../../db/transactions.ts';
 import { type FieldErrors, invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
+import { countLocalDays, localDays } from '../../lib/local-days.ts';
+import { formatMoney } from '../../lib/money.ts';
+import { findVendorLocale } from '../accounts/index.ts';
+import { TRANSITIONS } from '../booking/index.ts';
 import { KINDS } from '../catalog/index.ts';
 import * as repo from './analytics.repository.ts';
+import { MAX_TIMESERIES_POINTS } from './marketing.schemas.ts';
 
 export interface MarketingDeps {
   db: Kysely<Database>;
@@ -166,4 +171,79 @@ export async function summariseVendorClicks(
       conversion_rate: conversionRate(row.bookings, row.clicks),
     })),
   };
+}
+
+// --- time series -----------------------------------------------------------------------------------------
+
+/** The states a confirmed booking can move on to, directly or not: from the booking state machine. */
+const AFTER_CONFIRMED = ((): BookingStatus[] => {
+  const found = new Set<BookingStatus>();
+  const visit = (status: BookingStatus) => {
+    for (const { from, to } of Object.values(TRANSITIONS))
+      if ((from as readonly BookingStatus[]).includes(status) && to !== 'confirmed' && !found.has(to)) {
+        found.add(to);
+        visit(to);
+      }
+  };
+  visit('confirmed');
+  return [...found];
+})();
+
+export interface TimeseriesPoint {
+  date: string;
+  clicks: { organic: number; marketing: number };
+  bookings: { organic: number; marketing: number; unattributed: number };
+  revenue: string;
+}
+
+export interface VendorTimeseries {
+  from: string;
+  to: string;
+  time_zone: string;
+  points: TimeseriesPoint[];
+}
+
+/**
+ * A vendor's clicks, bookings and revenue per local date of their time zone over [from, to): one point per
+ * date the range touches, zeros included, each counting only the part of the range inside its date. The
+ * days are cut in JavaScript (Temporal), the counting is done by the database per day, on one snapshot
+ * (the time zone and currency read on it too); JavaScript only places the rows in their points.
+ */
+export async function vendorTimeseries(
+  deps: MarketingDeps,
+  vendorId: number | null,
+  query: RangeQuery,
+): Promise<VendorTimeseries> {
+  const id = vendorOf(vendorId);
+  const range = parseRange(query);
+  return inReadSnapshot(deps.db, async (db) => {
+    const locale = await findVendorLocale(db, id);
+    if (!locale) throw notFound('Vendor profile not found.');
+    const { time_zone, currency } = locale;
+    // counted before a day is built: a range of centuries would otherwise be cut into days first
+    if (countLocalDays(range.from, range.to, time_zone) > MAX_TIMESERIES_POINTS)
+      throw invalidFields({
+        to: [`The range may touch at most ${MAX_TIMESERIES_POINTS} dates in the time zone ${time_zone}.`],
+      });
+    const days = localDays(range.from, range.to, time_zone);
+    const clicks = await repo.clicksPerDay(db, id, days);
+    const bookings = await repo.bookingsPerDay(db, id, currency, AFTER_CONFIRMED, days);
+    const counted = days.map((day) => ({
+      date: day.date,
+      clicks: { organic: 0, marketing: 0 },
+      bookings: { organic: 0, marketing: 0, unattributed: 0 },
+      revenueCents: 0,
+    }));
+    for (const row of clicks)
+      counted[row.day].clicks = { organic: row.clicks - row.marketing, marketing: row.marketing };
+    for (const row of bookings) {
+      counted[row.day].bookings[row.traffic_type ?? 'unattributed'] = row.bookings;
+      counted[row.day].revenueCents += row.revenue_cents;
+    }
+    const points = counted.map(({ revenueCents, ...point }) => ({
+      ...point,
+      revenue: formatMoney(revenueCents),
+    }));
+    return { from: formatDateTime(range.from), to: formatDateTime(range.to), time_zone, points };
+  });
 }

@@ -4,6 +4,8 @@ export {
   type MarketingDeps,
   summariseVendorClicks,
   type VendorSummary,
+  type VendorTimeseries,
+  vendorTimeseries,
 } from './analytics.service.ts';
 export {
   type ClickForAttribution,

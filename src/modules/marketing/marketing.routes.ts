@@ -63,10 +63,28 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
         tags,
         summary: "Summarise the clicks and click-to-booking conversion of the caller's listings",
         description: 'Over [from, to).',
-        querystring: schemas.SummaryQuery,
+        querystring: schemas.RangeQuery,
         response: { 200: Ref(schemas.SummarySchema) },
       },
     },
     async (request) => analytics.summariseVendorClicks(deps, callerOf(request).vendorId, request.query),
+  );
+
+  app.get(
+    '/vendor/timeseries/',
+    {
+      config: { auth: 'vendor' },
+      schema: {
+        tags,
+        summary: "The caller's clicks, bookings and revenue per local date of their time zone",
+        description:
+          `Over [from, to); at most ${schemas.MAX_TIMESERIES_POINTS} points (dates of the vendor's time_zone), ` +
+          'else 400 on to. Bookings are counted on the date they were requested; revenue is what the ' +
+          "bookings of that date that reached confirmed kept after refunds, in the vendor's currency.",
+        querystring: schemas.RangeQuery,
+        response: { 200: Ref(schemas.TimeseriesSchema) },
+      },
+    },
+    async (request) => analytics.vendorTimeseries(deps, callerOf(request).vendorId, request.query),
   );
 };

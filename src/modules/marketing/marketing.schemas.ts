@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery, PaginatedSchema } from '../../http/pagination.ts';
-import { DateTimeOut, Named, Nullable, StringEnum } from '../../http/schemas.ts';
+import { DateTimeOut, MoneyOut, Named, Nullable, StringEnum } from '../../http/schemas.ts';
 
 /** Tracking strings are at most 500 characters (decisions §8); null is taken as absent. */
 export const MAX_TRACKING_LENGTH = 500;
@@ -64,7 +64,8 @@ export const ClicksQuery = Type.Object({
   ...PageQuery,
 });
 
-export const SummaryQuery = Type.Object(Range);
+/** The summary's and the time series' query: the range alone. */
+export const RangeQuery = Type.Object(Range);
 
 export const ClickSchema = Named(
   'Click',
@@ -163,6 +164,69 @@ export const SummarySchema = Named(
               clicks: 10,
               bookings: 1,
               conversion_rate: 0.1,
+            },
+          ],
+        },
+      ],
+    },
+  ),
+);
+
+/** The most points a time series has: a year of local dates, a leap year included (decisions §17). */
+export const MAX_TIMESERIES_POINTS = 366;
+
+export const TimeseriesSchema = Named(
+  'Timeseries',
+  Type.Object(
+    {
+      from: DateTimeOut,
+      to: DateTimeOut,
+      time_zone: Type.String({
+        description: "the vendor's IANA time zone, whose local dates the points are",
+      }),
+      points: Type.Array(
+        Type.Object({
+          date: Type.String({ format: 'date', description: 'a local date of the time zone, YYYY-MM-DD' }),
+          clicks: Type.Object({ organic: Type.Integer(), marketing: Type.Integer() }),
+          bookings: Type.Object(
+            { organic: Type.Integer(), marketing: Type.Integer(), unattributed: Type.Integer() },
+            {
+              description:
+                "bookings requested that date, by their attributed click's traffic type; unattributed without one",
+            },
+          ),
+          revenue: {
+            ...MoneyOut,
+            description:
+              "total_price less succeeded refunds of that date's bookings that reached confirmed (whatever " +
+              "happened later), in the vendor's currency; bookings requested in a former currency add nothing",
+          },
+        }),
+        { maxItems: MAX_TIMESERIES_POINTS },
+      ),
+    },
+    {
+      description:
+        "A vendor's clicks, bookings and revenue per local date of their time zone over [from, to): one " +
+        'point per date the range touches, in order, zeros included; a date at either end counts only the ' +
+        'part of it inside the range.',
+      examples: [
+        {
+          from: '2026-03-07T08:00:00.000Z',
+          to: '2026-03-09T07:00:00.000Z',
+          time_zone: 'America/Los_Angeles',
+          points: [
+            {
+              date: '2026-03-07',
+              clicks: { organic: 12, marketing: 4 },
+              bookings: { organic: 1, marketing: 1, unattributed: 0 },
+              revenue: '90.00',
+            },
+            {
+              date: '2026-03-08',
+              clicks: { organic: 0, marketing: 0 },
+              bookings: { organic: 0, marketing: 0, unattributed: 0 },
+              revenue: '0.00',
             },
           ],
         },

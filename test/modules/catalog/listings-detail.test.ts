@@ -165,27 +165,83 @@ describe.each(KIND_CASES)('public detail and click capture ($kind)', (k: KindCas
     expect(click.user_id).toBeNull();
   });
 
-  it('refuses a tracking parameter over 500 characters and records nothing', async () => {
-    const before = await countRows(t.db, 'listing_clicks');
-    const ok = await api({
+  it('stores the referrer parameter instead of the Referer header, organic, with or without the header', async () => {
+    const page = publicPath(k, listing.public_id);
+    const withHeader = await api({
       method: 'GET',
-      url: publicPath(k, listing.public_id),
-      query: { utm_campaign: 'c'.repeat(500) },
+      url: page,
+      query: { referrer: 'https://search.example/?q=kayak' },
+      headers: { referer: 'https://shop.example/equipment/x' },
     });
-    expect(ok.statusCode).toBe(200);
-    const res = await api({
+    const withoutHeader = await api({
       method: 'GET',
-      url: publicPath(k, listing.public_id),
-      query: { utm_campaign: 'c'.repeat(501) },
+      url: page,
+      query: { referrer: 'https://social.example/post/9' },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
-      detail: 'Invalid input.',
-      code: 'invalid',
-      errors: { utm_campaign: ['must NOT have more than 500 characters'] },
+    // a page opened directly passes an empty referrer: its own address in the header is not stored
+    const empty = await api({
+      method: 'GET',
+      url: page,
+      query: { referrer: '' },
+      headers: { referer: 'https://shop.example/equipment/x' },
     });
-    expect(await countRows(t.db, 'listing_clicks')).toBe(before + 1);
+    const campaign = await api({
+      method: 'GET',
+      url: page,
+      query: { referrer: 'https://mail.example/', utm_source: 'newsletter' },
+    });
+    const clicks = await clicksOf(listing.id);
+    const stored = (res: typeof withHeader) => {
+      expect(res.statusCode).toBe(200);
+      const click = clicks.find((c) => c.id === res.json().marketing_click_id)!;
+      expect(res.json().click_traffic_type).toBe(click.traffic_type);
+      return { referrer: click.referrer, traffic_type: click.traffic_type, utm_source: click.utm_source };
+    };
+    expect(stored(withHeader)).toEqual({
+      referrer: 'https://search.example/?q=kayak',
+      traffic_type: 'organic',
+      utm_source: '',
+    });
+    expect(stored(withoutHeader)).toEqual({
+      referrer: 'https://social.example/post/9',
+      traffic_type: 'organic',
+      utm_source: '',
+    });
+    expect(stored(empty)).toEqual({ referrer: '', traffic_type: 'organic', utm_source: '' });
+    expect(stored(campaign)).toEqual({
+      referrer: 'https://mail.example/',
+      traffic_type: 'marketing',
+      utm_source: 'newsletter',
+    });
   });
+
+  // the referrer parameter is no tracking parameter, but a tracking string of the same cap (decisions §8)
+  it.each(['utm_campaign', 'referrer'])(
+    'refuses %s over 500 characters and records nothing',
+    async (param) => {
+      const before = await countRows(t.db, 'listing_clicks');
+      const ok = await api({
+        method: 'GET',
+        url: publicPath(k, listing.public_id),
+        query: { [param]: 'c'.repeat(500) },
+      });
+      expect(ok.statusCode).toBe(200);
+      const stored = (await clicksOf(listing.id)).at(-1)!;
+      expect(stored[param as 'utm_campaign' | 'referrer']).toBe('c'.repeat(500));
+      const res = await api({
+        method: 'GET',
+        url: publicPath(k, listing.public_id),
+        query: { [param]: 'c'.repeat(501) },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        detail: 'Invalid input.',
+        code: 'invalid',
+        errors: { [param]: ['must NOT have more than 500 characters'] },
+      });
+      expect(await countRows(t.db, 'listing_clicks')).toBe(before + 1);
+    },
+  );
 
   it('answers 404 without a click for unknown, inactive, archived and other-kind listings', async () => {
     const inactive = await k.create(t.app, vendor, { is_active: false });
