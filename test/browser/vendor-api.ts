@@ -96,6 +96,11 @@ export async function pay(base: string, customerToken: string, bookingId: number
   return payment.id;
 }
 
+/** The page's one h1 (the `Page` frame's title) reads `title`, once the page has loaded. */
+export async function expectPageTitle(page: Page, title: string) {
+  await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
+}
+
 /** Logs in through the form (decisions §18's names) and waits for the dashboard. */
 export async function logInAsVendor(page: Page, email: string): Promise<void> {
   await page.goto('/login?next=/vendor/');

@@ -4,6 +4,7 @@ import { browserAvailable, expectAccessible, expectQuietConsole, useWorld } from
 import {
   type Account,
   apiCall,
+  expectPageTitle,
   type Json,
   logInAsVendor,
   PHONE,
@@ -16,10 +17,6 @@ import {
 
 // The vendor dashboard's bookings inbox, overview and analytics, on bookings and clicks seeded through the
 // public API by a customer and the vendor.
-
-async function expectPageTitle(page: Page, title: string) {
-  await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
-}
 
 /** The inbox card of one booking: its heading is the listing, its facts name `#id`. */
 const card = (page: Page, id: number) => page.getByRole('article').filter({ hasText: `#${id}` });
