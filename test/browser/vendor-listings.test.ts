@@ -59,6 +59,9 @@ describe.skipIf(!browserAvailable)('vendor dashboard: listings, slots, settings'
     await page.getByRole('button', { name: 'Create equipment' }).click();
     await expect.poll(() => page.getByLabel('Public ID').getAttribute('aria-invalid')).toBe('true');
     await expectAccessible(page);
+    await page.setViewportSize(PHONE);
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByLabel('Public ID').fill('cove-double-kayak');
     await page.getByRole('button', { name: 'Create equipment' }).click();
     await expectPageTitle(page, 'Sea kayak <b>double</b>');
