@@ -35,6 +35,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data, error, reload };
 }
 
+/**
+ * A number input's text as the API's integer. Text that is no integer is sent as it is, typed as the
+ * number the body wants, so that the API refuses it with its message at the field.
+ */
+export const integer = (text: string) =>
+  text.trim() !== '' && Number.isInteger(Number(text)) ? Number(text) : (text as unknown as number);
+
 export type Kind = 'equipment' | 'adventure';
 export type Equipment = Schemas['EquipmentItem'];
 export type Adventure = Schemas['AdventureOffering'];

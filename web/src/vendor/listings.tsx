@@ -20,6 +20,7 @@ import {
   type Adventure,
   categories,
   type Equipment,
+  integer,
   isKind,
   KIND_NAMES,
   type Kind,
@@ -182,10 +183,6 @@ function draftOf(kind: Kind, listing?: Listing): Draft {
     is_active: listing?.is_active ?? true,
   };
 }
-
-/** A number input's text as the API's integer; text that is no number goes as-is, for the API to refuse. */
-const integer = (text: string) =>
-  text.trim() !== '' && Number.isInteger(Number(text)) ? Number(text) : (text as unknown as number);
 
 function save(kind: Kind, draft: Draft, id?: number): Promise<Listing> {
   const common = {

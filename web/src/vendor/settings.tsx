@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Field, fieldErrors, Notice, Page, Select, TextArea } from '../ui.tsx';
+import { integer } from './data.ts';
 
 type Profile = Schemas['VendorProfile'];
 
@@ -69,10 +70,6 @@ const draftOf = (p: Profile): Draft => ({
   request_ttl_minutes: String(p.request_ttl_minutes),
   payment_ttl_minutes: String(p.payment_ttl_minutes),
 });
-
-/** A number input's text as the API's integer; other text goes as-is, for the API to refuse by field. */
-const integer = (text: string) =>
-  Number.isInteger(Number(text)) && text.trim() !== '' ? Number(text) : (text as unknown as number);
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const session = useSession();
