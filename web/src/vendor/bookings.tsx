@@ -163,7 +163,7 @@ function BookingCard({
         )}{' '}
         <StatusBadge status={booking.status} />
       </h2>
-      <dl class="facts">
+      <dl class="booking-facts">
         <dt>Booking</dt>
         <dd>#{booking.id}</dd>
         <dt>When</dt>
@@ -199,12 +199,12 @@ function BookingCard({
           </>
         )}
       </dl>
-      {due && <p class="deadline">{due}</p>}
+      {due && <p class="booking-deadline">{due}</p>}
       <Actions booking={booking} onDone={onChange} />
       {detailed && (
         <>
           <h3>Status history</h3>
-          <ol class="history">
+          <ol class="status-history">
             {booking.status_history.map((entry) => (
               <li key={entry.created_at + entry.to_status}>
                 {dateTime(entry.created_at, timeZone)}: {statusWord(entry.to_status)}
