@@ -226,7 +226,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: listings, slots, settings'
 
     const snippet = await page.getByLabel('Embed code').inputValue();
     expect(snippet).toContain(`<iframe src="${base}/embed/${vendor.slug}/"`);
-    expect(snippet).toContain('title="Lisbon Surf: book online"');
+    expect(snippet).toContain('title="Book with Lisbon Surf"');
     expect(await page.getByRole('link', { name: `${base}/v/${vendor.slug}` }).count()).toBe(1);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByRole('button', { name: 'Copy' }).click();

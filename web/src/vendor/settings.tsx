@@ -176,7 +176,7 @@ function EmbedSnippet({ slug, name }: { slug: string; name: string }) {
   const [copied, setCopied] = useState<boolean | null>(null);
   const origin = window.location.origin;
   const title = name.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-  const snippet = `<iframe src="${origin}/embed/${slug}/" title="${title}: book online" width="100%" height="720" loading="lazy"></iframe>`;
+  const snippet = `<iframe src="${origin}/embed/${slug}/" title="Book with ${title}" width="100%" height="800" loading="lazy"></iframe>`;
   const copy = () =>
     navigator.clipboard.writeText(snippet).then(
       () => setCopied(true),
