@@ -205,6 +205,9 @@ describe.skipIf(!browserAvailable)('vendor dashboard: listings, slots, settings'
 
     await page.getByLabel('Contact email').fill('hello@lisbon-surf.example');
     await page.getByLabel('Description').fill('Boards & lessons on the Costa.');
+    // the saved values are selected, the default UTC too (not among the browser's canonical zones)
+    expect(await page.getByLabel('Currency').inputValue()).toBe('usd');
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('UTC');
     await page.getByLabel('Currency').selectOption('eur');
     await page.getByLabel('Time zone').selectOption('Europe/Lisbon');
     await page.getByLabel('Time to answer a request (minutes)').fill('90');

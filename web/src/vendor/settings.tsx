@@ -8,10 +8,23 @@ import { integer } from './data.ts';
 
 type Profile = Schemas['VendorProfile'];
 
-const CURRENCIES = Intl.supportedValuesOf('currency').map((code) => [code.toLowerCase(), code] as const);
-const TIME_ZONES = Intl.supportedValuesOf('timeZone').map(
-  (zone) => [zone, zone.replaceAll('_', ' ')] as const,
-);
+/**
+ * The browser's lists of ISO 4217 codes and IANA zones hold current, canonical names only: the default
+ * `UTC` and older aliases the API accepts (`Europe/Kiev`) are not in them, so the saved value is added
+ * when missing, or the select would show another one.
+ */
+const withSaved = (values: string[], saved: string) => (values.includes(saved) ? values : [saved, ...values]);
+
+const currencyOptions = (saved: string) =>
+  withSaved(
+    Intl.supportedValuesOf('currency').map((code) => code.toLowerCase()),
+    saved,
+  ).map((code) => [code, code.toUpperCase()] as const);
+
+const timeZoneOptions = (saved: string) =>
+  withSaved(Intl.supportedValuesOf('timeZone'), saved).map(
+    (zone) => [zone, zone.replaceAll('_', ' ')] as const,
+  );
 
 /** Minutes as a person reads them: "1 day 2 hours", "90 minutes" → "1 hour 30 minutes". */
 function duration(minutesText: string): string | undefined {
@@ -132,14 +145,14 @@ function ProfileForm({ profile }: { profile: Profile }) {
         label="Currency"
         value={draft.currency}
         onValue={set('currency')}
-        options={CURRENCIES}
+        options={currencyOptions(profile.currency)}
         error={errors.currency}
       />
       <Select
         label="Time zone"
         value={draft.time_zone}
         onValue={set('time_zone')}
-        options={TIME_ZONES}
+        options={timeZoneOptions(profile.time_zone)}
         error={errors.time_zone}
       />
       <Field
