@@ -42,6 +42,12 @@ describe.skipIf(!browserAvailable)('vendor dashboard: listings, slots, settings'
     await logInAsVendor(page, vendor.email);
     for (const name of NAV) expect(await page.getByRole('link', { name, exact: true }).count(), name).toBe(1);
     await expectAccessible(page);
+    // the dashboard's paths with and without the trailing slash, and one it does not have
+    await page.goto('/vendor');
+    await expectPageTitle(page, 'Overview');
+    await page.goto('/vendor/nothing-here');
+    await expectPageTitle(page, 'Page not found');
+    await expectAccessible(page);
 
     await page.getByRole('link', { name: 'Listings', exact: true }).click();
     await expectPageTitle(page, 'Listings');
