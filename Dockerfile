@@ -20,6 +20,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8000 \
     DATABASE_URL=sqlite:/data/app.sqlite \
+    MEDIA_DIR=/data/media \
     NODE_COMPILE_CACHE=/tmp/node-compile-cache \
     MALLOC_ARENA_MAX=1
 WORKDIR /app

@@ -7,10 +7,12 @@
 // through the catalog service), and p50/p99 are printed in milliseconds, with each query's plan.
 import { parseArgs } from 'node:util';
 import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { dialectOf } from '../src/db/dialect.ts';
 import { pageOf } from '../src/http/pagination.ts';
 import { systemClock } from '../src/lib/clock.ts';
+import { LocalDiskStorage } from '../src/media/storage.ts';
 import { EQUIPMENT } from '../src/modules/catalog/index.ts';
 import { searchWords } from '../src/modules/catalog/listing-search.ts';
 import { countListings } from '../src/modules/catalog/listings.repository.ts';
@@ -40,6 +42,8 @@ const deps = createCatalogDeps({
   recordClick: async () => {
     throw new Error('no clicks here');
   },
+  // the lists only name photos' URLs: nothing is read from or written to the directory
+  media: new LocalDiskStorage(loadConfig({}).mediaDir),
 });
 const page = pageOf({});
 const percentile = (sorted: number[], p: number) =>

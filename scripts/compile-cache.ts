@@ -11,7 +11,8 @@
 // key) on an in-memory database, and stopped as soon as it listens. Every module a real start loads, the
 // migrations included, is then in the cache.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +47,12 @@ const LISTENING = /"msg":"Server listening at /;
  */
 export function startServerOnce(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<string> {
   const start = npmStartCommand();
+  // The child's stderr goes to a file, not a pipe: Node's native debug output (the compile cache's report,
+  // thousands of lines) is written without waiting, so lines were lost whenever this process read the pipe
+  // too slowly (a busy machine), and callers count those lines.
+  const errDir = mkdtempSync(join(tmpdir(), 'server-start-'));
+  const errFile = join(errDir, 'stderr');
+  const errFd = openSync(errFile, 'w');
   const child = spawn(process.execPath, [...start.flags, 'src/server.ts'], {
     cwd: ROOT,
     // none of the caller's settings (a bad one would stop the server before it loads everything)
@@ -59,25 +66,31 @@ export function startServerOnce(env: Record<string, string> = {}, timeoutMs = 60
       SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', errFd],
   });
-  let output = '';
+  closeSync(errFd);
+  // the server's log (stdout, where it says it listens), then everything it wrote to stderr
+  let log = '';
+  const output = () => {
+    const text = log + readFileSync(errFile, 'utf8');
+    rmSync(errDir, { recursive: true, force: true });
+    return text;
+  };
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the server did not listen within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    const collect = (chunk: Buffer) => {
-      output += chunk;
-      if (LISTENING.test(output)) child.kill('SIGTERM');
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      log += chunk;
+      if (LISTENING.test(log)) child.kill('SIGTERM');
+    });
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the log is read to its end
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (LISTENING.test(output) && (code === 0 || signal === 'SIGTERM')) resolve(output);
-      else reject(new Error(`the server exited (${code ?? signal}) before it listened:\n${output}`));
+      const listened = LISTENING.test(log);
+      if (listened && (code === 0 || signal === 'SIGTERM')) resolve(output());
+      else if (signal === 'SIGKILL' && !listened)
+        reject(new Error(`the server did not listen within ${timeoutMs} ms:\n${output()}`));
+      else reject(new Error(`the server exited (${code ?? signal}) before it listened:\n${output()}`));
     });
   });
 }

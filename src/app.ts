@@ -17,6 +17,8 @@ import { registerOpenApi, registerRouteConventions } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { mediaRoutes } from './media/media.routes.ts';
+import { LocalDiskStorage } from './media/storage.ts';
 import {
   accountsRoutes,
   authenticate,
@@ -153,9 +155,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     deps: accountsDeps,
     rateLimits: config.rateLimits,
   });
+  const media = new LocalDiskStorage(config.mediaDir);
+  await media.prepare();
+  await app.register(mediaRoutes, { prefix: LocalDiskStorage.URL_PREFIX, storage: media });
   const catalogDeps = createCatalogDeps({
     db,
     clock,
+    media,
     recordClick: (click) => recordListingClick(db, clock, click),
     availableIn: (from, to) => listingBookableIn(from, to, clock.now().getTime()),
     checkLimitEdit,
@@ -172,7 +178,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       refunds: cancellationRefunds(paymentsDeps),
     },
   });
-  await app.register(paymentsRoutes, { prefix: '/api/v1/payment', deps: paymentsDeps });
+  await app.register(paymentsRoutes, {
+    prefix: '/api/v1/payment',
+    deps: paymentsDeps,
+    mockCheckout: config.mockCheckout,
+  });
 
   if (config.expirySweepIntervalMs > 0) {
     const sweeper = startExpirySweeper({ db, clock }, config.expirySweepIntervalMs, app.log);

@@ -1,5 +1,7 @@
 // The only reader of process.env: every setting is parsed and checked once, at start.
 
+import { resolve } from 'node:path';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface RateLimit {
@@ -33,6 +35,13 @@ export interface Config {
    */
   expirySweepIntervalMs: number;
   rateLimits: { login: RateLimit; refresh: RateLimit; register: RateLimit };
+  /** the directory of uploaded media (listing photos), created at start when missing */
+  mediaDir: string;
+  /**
+   * POST /payment/{id}/mock-checkout/ plays the mock gateway for the web app's Pay button (decisions §18):
+   * on by default, off when NODE_ENV=production unless MOCK_CHECKOUT says otherwise.
+   */
+  mockCheckout: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -114,8 +123,9 @@ export function loadConfig(env: Env = process.env): Config {
       fail('CORS_ORIGINS', `"${origin}" is not an origin such as https://shop.example`);
     }
   }
+  const nodeEnv = env.NODE_ENV?.trim() || 'development';
   const config: Config = {
-    nodeEnv: env.NODE_ENV?.trim() || 'development',
+    nodeEnv,
     port: integer(env, 'PORT', 8000, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl: databaseUrl(env),
@@ -136,6 +146,8 @@ export function loadConfig(env: Env = process.env): Config {
       refresh: rateLimit(env, 'RATE_LIMIT_REFRESH', 10),
       register: rateLimit(env, 'RATE_LIMIT_REGISTER', 5),
     },
+    mediaDir: resolve(env.MEDIA_DIR?.trim() || './data/media'),
+    mockCheckout: boolean(env, 'MOCK_CHECKOUT', nodeEnv !== 'production'),
   };
   if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
     fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');

@@ -104,6 +104,21 @@ export interface ListingsTable {
   updated_at: Millis;
 }
 
+/** A listing's photo (decisions §16; migration 2026112507): its stored image and thumbnail by storage key. */
+export interface ListingPhotosTable {
+  id: Generated<number>;
+  listing_id: number;
+  image_key: string;
+  thumbnail_key: string;
+  /** of the stored image (image_key), after orientation and resizing */
+  width: number;
+  height: number;
+  alt: Generated<string>;
+  /** 0 to n - 1 among the listing's n photos, without gaps */
+  position: number;
+  created_at: Millis;
+}
+
 /** private: one booking per overlapping window; shared: bookings take seats up to the capacity */
 export type BookingMode = 'private' | 'shared';
 
@@ -306,6 +321,7 @@ export interface Database {
   app_settings: AppSettingsTable;
   categories: CategoriesTable;
   listings: ListingsTable;
+  listing_photos: ListingPhotosTable;
   availability_slots: AvailabilitySlotsTable;
   bookings: BookingsTable;
   booking_status_history: BookingStatusHistoryTable;

@@ -27,6 +27,7 @@ import * as listingSearch from './migrations/2026112503-listing-search.ts';
 import * as bookingExpiry from './migrations/2026112504-booking-expiry.ts';
 import * as refunds from './migrations/2026112505-refunds.ts';
 import * as idempotencyKeys from './migrations/2026112506-idempotency-keys.ts';
+import * as listingPhotos from './migrations/2026112507-listing-photos.ts';
 import * as bookingsVendorStart from './migrations/2026112510-bookings-vendor-start.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '2026112504-booking-expiry': bookingExpiry,
   '2026112505-refunds': refunds,
   '2026112506-idempotency-keys': idempotencyKeys,
+  '2026112507-listing-photos': listingPhotos,
   '2026112510-bookings-vendor-start': bookingsVendorStart,
 };
 

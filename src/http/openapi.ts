@@ -135,7 +135,11 @@ export function registerRouteConventions(app: FastifyInstance): void {
       auth !== 'public' ? [{ bearerAuth: [] }] : schema['x-optional-auth'] ? [{}, { bearerAuth: [] }] : [];
     delete schema['x-optional-auth'];
     const codes = new Set<number>([400, 500, 503]);
-    if (route.schema.body) for (const c of [413, 415]) codes.add(c);
+    if (route.schema.body) {
+      codes.add(415);
+      // a multipart body is read by its route, whose limits answer 400 (photos.routes.ts)
+      if (!(schema.consumes as string[] | undefined)?.includes('multipart/form-data')) codes.add(413);
+    }
     if (auth !== 'public') for (const c of [401, 403]) codes.add(c);
     if (/:/.test(route.url) || auth !== 'public') codes.add(404);
     if (route.config?.rateLimit) codes.add(429);

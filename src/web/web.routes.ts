@@ -78,6 +78,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     prefix: '/assets/',
     immutable: true,
     maxAge: '365d',
+    // the build's .br and .gz twins (scripts/build-web.ts), sent to browsers that accept them
+    preCompressed: true,
     index: false,
     wildcard: true,
     schemaHide: true,

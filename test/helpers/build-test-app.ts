@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
@@ -58,7 +61,10 @@ export async function buildTestApp(
     handle = createDb(`sqlite:${options.dbFile ?? ':memory:'}`);
   }
   await migrateToLatest(handle.db, schema);
+  // each app its own media directory (photos), removed with it
+  const mediaDir = await mkdtemp(join(tmpdir(), 'waterbook-media-'));
   const config = loadConfig({
+    MEDIA_DIR: mediaDir,
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'test-secret-that-is-long-enough',
     RATE_LIMIT_LOGIN: '100000',
@@ -90,6 +96,7 @@ export async function buildTestApp(
       await app.close();
       await handle.close();
       await dropSchema();
+      await rm(mediaDir, { recursive: true, force: true });
     },
   };
 }

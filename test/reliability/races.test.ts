@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import type { Account } from '../helpers/factories.ts';
 import { errorBodyProblem } from '../security/error-body.ts';
-import { apiRoutes, freshTarget, routeName, sampleBody, sampleQuery, sampleUrl } from '../security/routes.ts';
+import {
+  apiRoutes,
+  encodedBody,
+  freshTarget,
+  routeName,
+  sampleBody,
+  sampleQuery,
+  sampleUrl,
+} from '../security/routes.ts';
 import { buildWorld, freshWindow, type World } from '../security/world.ts';
 
 // Requests racing each other: every route's valid request sent several times at once (unique keys,
@@ -35,14 +43,15 @@ describe('races', () => {
       const account = callerFor(route.auth);
       const id = await freshTarget(w, w.a, route);
       const url = sampleUrl(w, w.a, route, id) + sampleQuery(w.a, route);
-      const body = sampleBody(w, w.a, route); // the same body each time: the copies collide
+      // the same body each time: the copies collide
+      const body = await encodedBody(sampleBody(w, w.a, route));
       const answers = await Promise.all(
         Array.from({ length: COPIES }, () =>
           t.app.inject({
             method: route.method as 'GET',
             url,
-            headers: account ? { authorization: `Bearer ${account.token}` } : {},
-            ...(body === undefined ? {} : { payload: body }),
+            headers: { ...body.headers, ...(account ? { authorization: `Bearer ${account.token}` } : {}) },
+            ...(body.payload === undefined ? {} : { payload: body.payload }),
           }),
         ),
       );

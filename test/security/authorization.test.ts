@@ -9,9 +9,11 @@ import { errorBodyProblem } from './error-body.ts';
 import {
   apiRoutes,
   bodyFields,
+  encodedBody,
   freshTarget,
   ownedResource,
   routeName,
+  type SampleBody,
   sampleBody,
   sampleHeaders,
   sampleQuery,
@@ -50,20 +52,20 @@ interface Call {
   authorization?: string;
   party?: Party;
   url?: string;
-  body?: Record<string, unknown>;
+  body?: SampleBody;
 }
 
 async function call({ route, token, authorization, party, url, body }: Call) {
   const p = party ?? w.a;
-  const payload = body ?? sampleBody(w, p, route);
-  const headers: Record<string, string> = sampleHeaders(route);
+  const encoded = await encodedBody(body ?? sampleBody(w, p, route));
+  const headers: Record<string, string> = { ...sampleHeaders(route), ...encoded.headers };
   if (authorization !== undefined) headers.authorization = authorization;
   else if (token) headers.authorization = `Bearer ${token}`;
   return t.app.inject({
     method: route.method as 'GET',
     url: (url ?? sampleUrl(w, p, route)) + sampleQuery(p, route),
     headers,
-    ...(payload === undefined ? {} : { payload }),
+    ...(encoded.payload === undefined ? {} : { payload: encoded.payload }),
   });
 }
 
@@ -234,7 +236,7 @@ describe('ownership', () => {
         if (problem) failures.push(problem);
       }
     }
-    expect([...seen].sort()).toEqual(['booking', 'listing', 'payment', 'slot']);
+    expect([...seen].sort()).toEqual(['booking', 'listing', 'payment', 'photo', 'slot']);
     expect(failures).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import { type Account, PASSWORD } from '../helpers/factories.ts';
 import {
   apiRoutes,
   bodyFields,
+  encodedBody,
   freshTarget,
   ownedResource,
   routeName,
@@ -141,14 +142,16 @@ describe('mass assignment', () => {
       const extra = Object.fromEntries(Object.entries(foreign).filter(([k]) => !own.has(k)));
       const account = callerFor(route);
       const id = await freshTarget(w, w.a, route);
+      const request = await encodedBody({ ...extra, ...sampleBody(w, w.a, route) });
       const res = await t.app.inject({
         method: route.method as 'POST',
         url: sampleUrl(w, w.a, route, id) + sampleQuery(w.a, route),
         headers: {
           ...sampleHeaders(route),
+          ...request.headers,
           ...(account ? { authorization: `Bearer ${account.token}` } : {}),
         },
-        payload: { ...extra, ...sampleBody(w, w.a, route) },
+        payload: request.payload,
       });
       // the refresh samples are a dead token: refused whatever else the body holds
       if (/\/(token\/refresh|logout)\/$/.test(route.url)) {

@@ -8,7 +8,8 @@ import {
   uniquePublicId,
 } from '../helpers/catalog-factories.ts';
 import { PASSWORD } from '../helpers/factories.ts';
-import { fillPath, freshWindow, type Party, pathParams, type World } from './world.ts';
+import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
+import { fillPath, freshWindow, type Party, pathParams, uploadPhoto, type World } from './world.ts';
 
 // What the security suites know about routes in general, keyed by URL patterns, never by a hand list of
 // routes: the route table (src/http/openapi.ts) says which routes exist, and a test fails when a route
@@ -21,7 +22,7 @@ export function apiRoutes(app: FastifyInstance): RouteEntry[] {
 
 export const routeName = (r: Pick<RouteEntry, 'method' | 'url'>) => `${r.method} ${r.url}`;
 
-type ResourceKind = 'listing' | 'slot' | 'booking' | 'payment';
+type ResourceKind = 'listing' | 'photo' | 'slot' | 'booking' | 'payment';
 
 interface OwnedResource {
   kind: ResourceKind;
@@ -31,9 +32,17 @@ interface OwnedResource {
   idOf(party: Party, url: string): number;
   /** a new resource of the party (for requests that change or consume it) */
   fresh(world: World, party: Party, url: string): Promise<number>;
+  /** the values of the path's other parameters (the listing of a photo), when it has more than one */
+  parentOf?(party: Party, url: string): Record<string, number>;
 }
 
 const kindOfUrl = (url: string) => (/\/equipment\//.test(url) ? 'equipment' : 'adventure');
+const listingOf = (p: Party, url: string) => (kindOfUrl(url) === 'equipment' ? p.equipment : p.adventure);
+const freshListing = async (w: World, p: Party, url: string) =>
+  (kindOfUrl(url) === 'equipment'
+    ? await createEquipment(w.t.app, p.vendor)
+    : await createAdventure(w.t.app, p.vendor)
+  ).id;
 
 async function freshBooking(world: World, party: Party): Promise<number> {
   const res = await world.api({
@@ -88,15 +97,29 @@ async function freshPaidPayment(world: World, party: Party): Promise<number> {
 /** Resources reached by a path parameter, and who owns them. */
 export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
   {
-    match: /\/vendor\/(items|offerings)\/:id\/$/,
+    // a listing, and the photos of a listing (a new listing has room for every upload)
+    match: /\/vendor\/(items|offerings)\/:id\/(photos\/)?$/,
     resource: {
       kind: 'listing',
       twoParty: false,
-      idOf: (p, url) => (kindOfUrl(url) === 'equipment' ? p.equipment.id : p.adventure.id),
+      idOf: (p, url) => listingOf(p, url).id,
+      fresh: freshListing,
+    },
+  },
+  {
+    match: /\/vendor\/(items|offerings)\/:id\/photos\/:photo_id\/$/,
+    resource: {
+      kind: 'photo',
+      twoParty: false,
+      idOf: (p, url) => (kindOfUrl(url) === 'equipment' ? p.equipmentPhoto.id : p.adventurePhoto.id),
+      parentOf: (p, url) => ({ id: listingOf(p, url).id }),
       fresh: async (w, p, url) =>
-        (kindOfUrl(url) === 'equipment'
-          ? await createEquipment(w.t.app, p.vendor)
-          : await createAdventure(w.t.app, p.vendor)
+        (
+          await uploadPhoto(
+            w.api,
+            p.vendor,
+            url.replace(/:photo_id\/$/, '').replace(':id', String(listingOf(p, url).id)),
+          )
         ).id,
     },
   },
@@ -149,6 +172,7 @@ export const UNOWNED: {
     value: (w, _param, url) => (kindOfUrl(url) === 'equipment' ? w.a.equipment : w.a.adventure).public_id,
   },
   { match: /\/storefront\/:slug\/$/, value: (w) => w.a.vendor.slug },
+  { match: /^\/media\/:key$/, value: (w) => w.a.equipmentPhoto.url.slice('/media/'.length) },
 ];
 
 export function ownedResource(url: string): OwnedResource | undefined {
@@ -174,8 +198,10 @@ export function sampleUrl(world: World, party: Party, route: RouteEntry, id?: nu
   const owned = ownedResource(route.url);
   const unowned = UNOWNED.find((u) => u.match.test(route.url));
   const values: Record<string, string | number> = {};
+  const parent = owned?.parentOf?.(party, route.url) ?? {};
   for (const param of params) {
-    if (owned) values[param] = id ?? owned.idOf(party, route.url);
+    if (param in parent) values[param] = parent[param];
+    else if (owned) values[param] = id ?? owned.idOf(party, route.url);
     else if (unowned) values[param] = id ?? unowned.value(world, param, route.url);
     else throw new Error(`no sample value for :${param} of ${routeName(route)}: add it to OWNED or UNOWNED`);
   }
@@ -226,7 +252,27 @@ export function sampleQuery(party: Party, route: RouteEntry): string {
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
-type BodyFactory = (world: World, party: Party, route: RouteEntry) => Record<string, unknown>;
+/**
+ * Marks a sample body sent as multipart/form-data (the photo upload): its other members become form
+ * fields, and a tiny PNG the file. A symbol, so that spreading the body into another keeps the mark.
+ */
+export const MULTIPART = Symbol('multipart');
+
+export type SampleBody = Record<string, unknown> & { [MULTIPART]?: true };
+
+type BodyFactory = (world: World, party: Party, route: RouteEntry) => SampleBody;
+
+/** The inject options that send a sample body: JSON, or multipart/form-data when it is marked so. */
+export async function encodedBody(
+  body: SampleBody | undefined,
+): Promise<{ payload?: Buffer | SampleBody; headers?: Record<string, string> }> {
+  if (body === undefined) return {};
+  if (!body[MULTIPART]) return { payload: body };
+  const fields = Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
+  return multipartBody(fields, [{ data: TINY_PNG }]);
+}
 
 const listingBody = (url: string, world: World): Record<string, unknown> =>
   kindOfUrl(url) === 'equipment'
@@ -284,6 +330,8 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
   { method: 'POST', match: /\/vendor\/(items|offerings)\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PUT', match: /\/vendor\/(items|offerings)\/:id\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PATCH', match: /\/vendor\/(items|offerings)\/:id\/$/, body: () => ({ title: 'Renamed' }) },
+  { method: 'POST', match: /\/photos\/$/, body: () => ({ [MULTIPART]: true, alt: 'A kayak' }) },
+  { method: 'PATCH', match: /\/photos\/:photo_id\/$/, body: () => ({ alt: 'Renamed', position: 0 }) },
   {
     method: 'POST',
     match: /\/booking\/vendor\/slots\/$/,
@@ -301,6 +349,13 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     body: () => ({ note: 'ok' }),
   },
   { method: 'POST', match: /\/payment\/:payment_id\/refunds\/$/, body: () => ({ note: 'ok' }) },
+  {
+    method: 'POST',
+    match: /\/payment\/:payment_id\/mock-checkout\/$/,
+    // a declined card: a success would confirm the booking, the very status the mass-assignment sweep
+    // plants as a foreign value
+    body: () => ({ outcome: 'failed' }),
+  },
   { method: 'POST', match: /\/payment\/intents\/$/, body: (_w, p) => ({ booking_id: p.paidBookingId }) },
   {
     method: 'POST',
@@ -321,11 +376,7 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
   },
 ];
 
-export function sampleBody(
-  world: World,
-  party: Party,
-  route: RouteEntry,
-): Record<string, unknown> | undefined {
+export function sampleBody(world: World, party: Party, route: RouteEntry): SampleBody | undefined {
   if (!route.schema?.body) return undefined;
   const sample = SAMPLE_BODIES.find((s) => s.method === route.method && s.match.test(route.url));
   if (!sample) throw new Error(`no sample body for ${routeName(route)}: add it to SAMPLE_BODIES`);

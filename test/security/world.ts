@@ -11,6 +11,7 @@ import {
   type ListingOut,
 } from '../helpers/catalog-factories.ts';
 import { type Account, registerCustomer, registerVendor } from '../helpers/factories.ts';
+import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
 
 // Two unrelated "worlds" (a vendor with listings, slots and clicks; a customer with bookings and a
 // payment), a staff account, and forged tokens: the fixtures of the security suites (not a test file).
@@ -39,6 +40,14 @@ export interface Party {
   intentId: string;
   clientSecret: string;
   clickId: number;
+  /** a photo of the equipment item and one of the adventure */
+  equipmentPhoto: PhotoOut;
+  adventurePhoto: PhotoOut;
+}
+
+export interface PhotoOut {
+  id: number;
+  url: string;
 }
 
 /** Strings that only one world's own parties may ever see (private data, never on a public page). */
@@ -135,6 +144,11 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   const equipment = await createEquipment(t.app, vendor, { title: `Kayak ${tag}` });
   const adventure = await createAdventure(t.app, vendor, { title: `Cave tour ${tag}` });
 
+  const [equipmentPhoto, adventurePhoto] = [
+    await uploadPhoto(api, vendor, `/api/v1/equipment/vendor/items/${equipment.id}/photos/`),
+    await uploadPhoto(api, vendor, `/api/v1/adventrues/vendor/offerings/${adventure.id}/photos/`),
+  ];
+
   const slotItem = await createEquipment(t.app, vendor, { title: `Paddleboard ${tag}` });
   const slot = await api({
     method: 'POST',
@@ -203,7 +217,21 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     intentId: intent.json().payment.gateway_payment_intent_id,
     clientSecret: intent.json().client_secret,
     clickId: view.json().marketing_click_id,
+    equipmentPhoto,
+    adventurePhoto,
   };
+}
+
+/** Uploads a tiny photo to a listing's photos path. */
+export async function uploadPhoto(api: Injector, vendor: Account, path: string): Promise<PhotoOut> {
+  const res = await api({
+    method: 'POST',
+    url: path,
+    token: vendor.token,
+    ...(await multipartBody({}, [{ data: TINY_PNG }])),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
 }
 
 function markersFor(tag: string): Markers {

@@ -19,8 +19,17 @@ describe('loadConfig', () => {
       pgPreparedStatements: true,
       pgPoolSize: 10,
       rateLimits: { login: { max: 10 }, refresh: { max: 10 }, register: { max: 5 } },
+      mockCheckout: true,
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('turns the mock checkout off by default in production, and MOCK_CHECKOUT decides over that', () => {
+    const production = { NODE_ENV: 'production', PAYMENT_WEBHOOK_SECRET: 'a-secret-of-16-chars' };
+    expect(loadConfig(production).mockCheckout).toBe(false);
+    expect(loadConfig({ ...production, MOCK_CHECKOUT: 'true' }).mockCheckout).toBe(true);
+    expect(loadConfig({ MOCK_CHECKOUT: 'off' }).mockCheckout).toBe(false);
+    expect(() => loadConfig({ MOCK_CHECKOUT: 'maybe' })).toThrow('MOCK_CHECKOUT: must be true or false');
   });
 
   it('reads every variable', () => {

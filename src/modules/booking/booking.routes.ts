@@ -199,6 +199,24 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
     async (request) => bookings.getBooking(deps, callerOf(request), request.params.id),
   );
 
+  app.get(
+    '/bookings/:id/cancellation/',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'What cancelling the booking now would refund (a party to it)',
+        description:
+          "For the customer, what POST cancel/ would refund by the listing's cancellation_policy; for the " +
+          'vendor, what POST vendor-cancel/ would (all that remains paid). Reads only: nothing is reserved, ' +
+          'so a later cancel may differ if the booking or its payment changes meanwhile.',
+        params: IdParams,
+        response: { 200: Ref(schemas.CancellationPreviewSchema) },
+      },
+    },
+    async (request) => bookings.previewCancellation(deps, callerOf(request), request.params.id),
+  );
+
   const transitions = [
     ['approve', schemas.ApproveBody, 'Approve a requested booking (the listing’s vendor)'],
     ['decline', schemas.DeclineBody, 'Decline a requested or approved booking (the listing’s vendor)'],

@@ -12,6 +12,7 @@ import {
   Text,
 } from '../../http/schemas.ts';
 import { MAX_ID } from '../../lib/limits.ts';
+import { CancellationPolicySchema } from '../catalog/index.ts';
 
 const ListingId = Type.Integer({ minimum: 1, maximum: MAX_ID });
 // The states of BOOKING_STATUSES (booking.state-machine.ts; its test compares the two).
@@ -370,6 +371,38 @@ export const RefundSchema = Named(
       updated_at: DateTimeOut,
     },
     { description: 'A refund of (part of) a payment, modelled on Stripe’s.', examples: [REFUND_EXAMPLE] },
+  ),
+);
+
+export const CancellationPreviewSchema = Named(
+  'CancellationPreview',
+  Type.Object(
+    {
+      can_cancel: Type.Boolean({ description: "whether the caller's cancel would be accepted now" }),
+      reason: Type.String({
+        description: 'why not (the refusal a cancel would answer), or the rule that gives refund_amount',
+      }),
+      paid_amount: MoneyOut,
+      refund_amount: MoneyOut,
+      currency: Type.String({ description: "the booking's, lower-case ISO 4217" }),
+      policy: Ref(CancellationPolicySchema),
+    },
+    {
+      description:
+        'What a cancel by the caller (the customer: POST cancel/, the vendor: POST vendor-cancel/) would ' +
+        'refund if made now, computed as the cancel computes it. refund_amount is 0.00 when nothing is ' +
+        'paid or the cancel would be refused.',
+      examples: [
+        {
+          can_cancel: true,
+          reason: 'Less than 48 hours before the start: 50% of the payment is refunded.',
+          paid_amount: '90.00',
+          refund_amount: '45.00',
+          currency: 'eur',
+          policy: { free_cancellation_hours: 48, late_refund_percent: 50 },
+        },
+      ],
+    },
   ),
 );
 

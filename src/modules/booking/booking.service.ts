@@ -49,7 +49,7 @@ import {
   statusAt,
   TRANSITIONS,
 } from './booking.state-machine.ts';
-import { customerRefundCents } from './cancellation.ts';
+import { type CancellationPolicy, customerRefundCents, inFreeCancellation } from './cancellation.ts';
 import { totalPriceCents } from './pricing.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
@@ -103,7 +103,13 @@ export interface CancellationRefunds {
   ): Promise<number | undefined>;
   /** After the commit: the gateway's refund and its recorded outcome. */
   complete(refundId: number): Promise<Refund>;
+  /** The booking's paid payment as `reserve` would find it now, without locking; undefined when unpaid. */
+  paid(db: Db, bookingId: number): Promise<PaidAmount | undefined>;
 }
+
+/** The cents a refund of `amountOf` a paid payment takes: never more than remains of it. */
+export const cappedRefundCents = (paid: PaidAmount, amountOf: (paid: PaidAmount) => number) =>
+  Math.min(amountOf(paid), paid.remainingCents);
 
 export interface BookingDeps {
   db: Kysely<Database>;
@@ -547,27 +553,113 @@ export async function cancelBooking(
   const refundId = await inTransaction(deps.db, async (trx) => {
     await deps.refunds.lockPayments(trx, id);
     const booking = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
-      action === 'cancel' && status === 'confirmed' && now >= row.starts_at
-        ? new AppError('invalid_state', 'A confirmed booking can be cancelled only before it starts.')
-        : undefined,
+      cancelRefusal(action, status, row.starts_at, now),
     );
     if (action === 'vendor_cancel')
-      return deps.refunds.reserve(trx, id, (paid) => paid.remainingCents, 'cancelled_by_vendor', now);
-    const terms = await repo.findCancellationPolicy(trx, id);
-    const policy = {
-      freeCancellationHours: terms.free_cancellation_hours,
-      lateRefundPercent: terms.late_refund_percent,
-    };
+      return deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now);
+    const policy = await cancellationPolicyOf(trx, id);
     return deps.refunds.reserve(
       trx,
       id,
-      (paid) => customerRefundCents(policy, booking.starts_at, now, paid.amountCents),
+      customerCancelRefund(policy, booking.starts_at, now),
       'requested_by_customer',
       now,
     );
   });
   const refund = refundId === undefined ? null : await deps.refunds.complete(refundId);
   return { ...(await bookingObject(deps.db, id, now)), refund };
+}
+
+/** Why a cancel the state machine allows is refused: a customer's, of a confirmed booking already begun. */
+function cancelRefusal(
+  action: 'cancel' | 'vendor_cancel',
+  status: BookingStatus,
+  startsAt: number,
+  now: number,
+): AppError | undefined {
+  return action === 'cancel' && status === 'confirmed' && now >= startsAt
+    ? new AppError('invalid_state', 'A confirmed booking can be cancelled only before it starts.')
+    : undefined;
+}
+
+async function cancellationPolicyOf(db: Db, bookingId: number): Promise<CancellationPolicy> {
+  const terms = await repo.findCancellationPolicy(db, bookingId);
+  return {
+    freeCancellationHours: terms.free_cancellation_hours,
+    lateRefundPercent: terms.late_refund_percent,
+  };
+}
+
+/** A vendor's cancel refunds all that remains of the paid payment (decisions §12). */
+const vendorCancelRefund = (paid: PaidAmount) => paid.remainingCents;
+
+/** A customer's cancel at `now` refunds what the listing's policy gives (customerRefundCents). */
+const customerCancelRefund =
+  (policy: CancellationPolicy, startsAt: number, now: number) => (paid: PaidAmount) =>
+    customerRefundCents(policy, startsAt, now, paid.amountCents);
+
+/** What a cancel by the caller would do now (GET /bookings/{id}/cancellation/). */
+export interface CancellationPreview {
+  can_cancel: boolean;
+  reason: string;
+  paid_amount: string;
+  refund_amount: string;
+  currency: string;
+  policy: { free_cancellation_hours: number; late_refund_percent: number };
+}
+
+/**
+ * What a cancel by the caller (the customer's cancel, or the vendor's) would refund if made now, decided by
+ * the functions the cancel itself runs (nextStatus, cancelRefusal, vendorCancelRefund, customerCancelRefund), so
+ * the preview and the cancel cannot disagree. Nothing is locked or written; a payment or a move between
+ * the preview and the cancel is the cancel's to see.
+ */
+export async function previewCancellation(
+  deps: BookingDeps,
+  caller: AuthUser,
+  id: number,
+): Promise<CancellationPreview> {
+  const now = deps.clock.now().getTime();
+  const booking = await repo.findBookingView(deps.db, id);
+  const party = booking && partyToRow(booking, caller);
+  if (!booking || !party) throw bookingNotFound();
+  const action = party === 'customer' ? 'cancel' : 'vendor_cancel';
+  const status = statusAt(booking, now);
+  const refusal = nextStatus(status, action)
+    ? cancelRefusal(action, status, booking.starts_at, now)
+    : invalidState(status, action);
+  const policy = await cancellationPolicyOf(deps.db, id);
+  const paid = await deps.refunds.paid(deps.db, id);
+  const refundOf =
+    action === 'cancel' ? customerCancelRefund(policy, booking.starts_at, now) : vendorCancelRefund;
+  const refundCents = refusal || !paid ? 0 : cappedRefundCents(paid, refundOf);
+  return {
+    can_cancel: refusal === undefined,
+    reason: refusal?.message ?? refundReason(action, policy, booking.starts_at, now, paid),
+    paid_amount: formatMoney(paid?.amountCents ?? 0),
+    refund_amount: formatMoney(refundCents),
+    currency: booking.currency,
+    policy: {
+      free_cancellation_hours: policy.freeCancellationHours,
+      late_refund_percent: policy.lateRefundPercent,
+    },
+  };
+}
+
+/** The rule that gives a possible cancel's refund, in words. */
+function refundReason(
+  action: 'cancel' | 'vendor_cancel',
+  policy: CancellationPolicy,
+  startsAt: number,
+  now: number,
+  paid: PaidAmount | undefined,
+): string {
+  if (!paid) return 'Nothing has been paid, so nothing is refunded.';
+  if (action === 'vendor_cancel') return "A vendor's cancel refunds the payment in full.";
+  const hours = policy.freeCancellationHours;
+  if (inFreeCancellation(policy, startsAt, now))
+    return `Cancelled at least ${hours} hours before the start: refunded in full.`;
+  return `Less than ${hours} hours before the start: ${policy.lateRefundPercent}% of the payment is refunded.`;
 }
 
 function invalidState(status: BookingStatus, action: string): AppError {

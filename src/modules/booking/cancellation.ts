@@ -17,6 +17,11 @@ export function customerRefundCents(
   now: number,
   amountCents: number,
 ): number {
-  if (startsAt - now >= policy.freeCancellationHours * HOUR_MS) return amountCents;
+  if (inFreeCancellation(policy, startsAt, now)) return amountCents;
   return Math.floor((amountCents * policy.lateRefundPercent) / 100);
+}
+
+/** Whether a customer's cancel at `now` is early enough for a full refund (the cutoff itself included). */
+export function inFreeCancellation(policy: CancellationPolicy, startsAt: number, now: number): boolean {
+  return startsAt - now >= policy.freeCancellationHours * HOUR_MS;
 }

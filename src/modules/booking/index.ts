@@ -11,6 +11,7 @@ export {
   type CancellationRefunds,
   type CancelRefundReason,
   type ClickForBooking,
+  cappedRefundCents,
   checkLimitEdit,
   confirmApprovedBooking,
   expireLapsedBookings,

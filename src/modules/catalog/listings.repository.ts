@@ -197,11 +197,12 @@ export async function findVisibleListingRow(
 
 /**
  * A public detail lookup with a cache of its own (one per app instance: the catalog's deps builder makes
- * it): each visible listing is read once per catalog version and kept as `map` makes it, so every lookup
- * of an unchanged listing returns the same frozen value and costs one version read.
+ * it): each visible listing is read once per catalog version and kept as `complete` makes it (reading
+ * what else the value shows, such as the listing's photos, through the same handle), so every lookup of
+ * an unchanged listing returns the same frozen value and costs one version read.
  */
 export function cachedPublicListingLookup<V extends object>(
-  map: (row: ListingRow) => V,
+  complete: (db: Db, row: ListingRow) => Promise<V>,
 ): (db: Db, kind: ListingKind, publicId: string) => Promise<V | undefined> {
   const cache = new DetailCache<V>();
   return (db, kind, publicId) =>
@@ -211,7 +212,7 @@ export function cachedPublicListingLookup<V extends object>(
       `${kind}/${publicId}`,
       async () => {
         const row = await findVisibleListingRow(db, kind, publicId);
-        return row && map(row);
+        return row && complete(db, row);
       },
     );
 }

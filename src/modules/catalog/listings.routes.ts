@@ -18,7 +18,8 @@ export interface ListingRoutesOptions {
   hidden?: boolean;
 }
 
-function vendorIdOf(request: FastifyRequest): number {
+/** The caller's vendor profile id (403 for an account without one). */
+export function vendorIdOf(request: FastifyRequest): number {
   const { vendorId } = callerOf(request);
   if (vendorId === null) throw permissionDenied('This account has no vendor profile.');
   return vendorId;

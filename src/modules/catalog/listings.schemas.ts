@@ -16,6 +16,7 @@ import { VendorProfileSchema } from '../accounts/index.ts';
 import { CategoryRefSchema } from './categories.schemas.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 import { MAX_SEARCH_LENGTH } from './listing-search.ts';
+import { PhotoSchema } from './photos.schemas.ts';
 
 // Every listing schema is built from the kind descriptor, so both kinds share one definition.
 
@@ -178,6 +179,7 @@ function listingExamples(kind: KindDescriptor) {
     vendor: { business_name: 'Blue Lagoon Watersports', slug: 'blue-lagoon-watersports' },
     created_at: '2026-05-01T09:30:00.000Z',
     updated_at: '2026-05-01T09:30:00.000Z',
+    photos: [exampleOf(PhotoSchema)],
   };
   const required = ['public_id', 'title', 'category_id', kind.priceField, ...kind.requiredAttributes];
   return {
@@ -270,6 +272,7 @@ function buildListingSchemas(kind: KindDescriptor) {
         vendor: Ref(VendorRefSchema),
         created_at: DateTimeOut,
         updated_at: DateTimeOut,
+        photos: Type.Array(Ref(PhotoSchema), { description: 'in position order' }),
       },
       { examples: [examples.listing] },
     ),

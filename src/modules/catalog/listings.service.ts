@@ -15,6 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
+import type { MediaStorage } from '../../media/storage.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
@@ -22,6 +23,7 @@ import { type CachedVisibleListingLookup, cachedVisibleListingLookup } from './l
 import { searchWords } from './listing-search.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
+import { type Photo, photosByListing } from './photos.service.ts';
 
 // --- dependencies handed in by buildApp (catalog imports no higher module) ------------------------------
 
@@ -87,6 +89,8 @@ export interface CatalogDeps {
   availableIn?: AvailabilityFilter;
   /** absent until the booking module is wired: limits are then edited unchecked */
   checkLimitEdit?: CheckLimitEdit;
+  /** where listing photos are stored */
+  media: MediaStorage;
   lookups: ListingLookups;
 }
 
@@ -98,9 +102,9 @@ export function createCatalogDeps(deps: Omit<CatalogDeps, 'lookups'>): CatalogDe
   return {
     ...deps,
     lookups: {
-      byPublicId: repo.cachedPublicListingLookup((row) => ({
+      byPublicId: repo.cachedPublicListingLookup(async (db, row) => ({
         ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
-        listing: toListing(KINDS[row.kind], row),
+        listing: toListing(KINDS[row.kind], row, await photosOf(db, deps.media, row)),
       })),
       byId: cachedVisibleListingLookup(),
     },
@@ -137,6 +141,8 @@ export interface Listing {
   cancellation_policy: { free_cancellation_hours: number; late_refund_percent: number };
   created_at: string;
   updated_at: string;
+  /** in position order */
+  photos: Photo[];
   [field: string]: unknown;
 }
 
@@ -149,7 +155,7 @@ export interface ListingView {
   click: ViewClick;
 }
 
-export function toListing(kind: KindDescriptor, row: repo.ListingRow): Listing {
+export function toListing(kind: KindDescriptor, row: repo.ListingRow, photos: Photo[]): Listing {
   const listing: Listing = {
     id: row.id,
     public_id: row.public_id,
@@ -168,12 +174,18 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow): Listing {
     vendor: { business_name: row.vendor_business_name, slug: row.vendor_slug },
     created_at: formatDateTime(row.created_at),
     updated_at: formatDateTime(row.updated_at),
+    photos,
   };
   for (const attribute of kind.attributes) listing[attribute] = ATTRIBUTE_OUT[attribute](row);
   return listing;
 }
 
 const listingNotFound = (kind: KindDescriptor) => notFound(`${kind.noun} not found.`);
+
+/** One listing's photos (a page of listings reads its photos together: pageOfListings). */
+async function photosOf(db: Db, media: MediaStorage, row: repo.ListingRow): Promise<Photo[]> {
+  return (await photosByListing(db, media, [row.id])).get(row.id) ?? [];
+}
 
 // --- public lists, detail and storefront ------------------------------------------------------------------
 
@@ -249,6 +261,7 @@ function publicFilter(
 
 async function pageOfListings(
   db: Db,
+  media: MediaStorage,
   kind: KindDescriptor,
   filter: repo.ListingFilter | null,
   order: repo.ListingOrder,
@@ -259,7 +272,12 @@ async function pageOfListings(
     repo.countListings(db, filter),
     repo.listListings(db, filter, order, page),
   ]);
-  return { count, results: rows.map((row) => toListing(kind, row)) };
+  const photos = await photosByListing(
+    db,
+    media,
+    rows.map((row) => row.id),
+  );
+  return { count, results: rows.map((row) => toListing(kind, row, photos.get(row.id) ?? [])) };
 }
 
 /**
@@ -284,7 +302,7 @@ export async function listPublicListings(
 ): Promise<PublicListings> {
   const filter = publicFilter(deps, kind, query);
   const order = orderOf(query.ordering);
-  const read = () => pageOfListings(deps.db, kind, filter, order, page);
+  const read = () => pageOfListings(deps.db, deps.media, kind, filter, order, page);
   // Pages filtered by availability depend on bookings and slots, which the catalog version does not
   // follow; a certainly empty page costs nothing to read.
   if (!filter || filter.extra) return { version: null, read };
@@ -346,7 +364,7 @@ export async function storefront(
   };
   return {
     vendor: vendor.profile,
-    ...(await pageOfListings(deps.db, kind, filter, orderOf(query.ordering), page)),
+    ...(await pageOfListings(deps.db, deps.media, kind, filter, orderOf(query.ordering), page)),
   };
 }
 
@@ -364,7 +382,7 @@ const ownFilter = (kind: KindDescriptor, vendorId: number, id: number): repo.Lis
 
 export async function listOwnListings(deps: CatalogDeps, kind: KindDescriptor, vendorId: number, page: Page) {
   const filter = { kind: kind.kind, activeOnly: false, vendorId };
-  return pageOfListings(deps.db, kind, filter, orderOf(), page);
+  return pageOfListings(deps.db, deps.media, kind, filter, orderOf(), page);
 }
 
 export async function getOwnListing(
@@ -375,7 +393,7 @@ export async function getOwnListing(
 ): Promise<Listing> {
   const row = await repo.findListing(deps.db, ownFilter(kind, vendorId, id));
   if (!row) throw listingNotFound(kind);
-  return toListing(kind, row);
+  return toListing(kind, row, await photosOf(deps.db, deps.media, row));
 }
 
 const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<string, string>) => unknown> = {
@@ -456,10 +474,16 @@ async function writing<T>(kind: KindDescriptor, write: () => Promise<T>): Promis
   }
 }
 
-async function reload(trx: Db, kind: KindDescriptor, vendorId: number, id: number): Promise<Listing> {
+async function reload(
+  trx: Db,
+  media: MediaStorage,
+  kind: KindDescriptor,
+  vendorId: number,
+  id: number,
+): Promise<Listing> {
   const row = await repo.findListing(trx, ownFilter(kind, vendorId, id));
   if (!row) throw new Error(`listing ${id} not readable in the transaction that wrote it`);
-  return toListing(kind, row);
+  return toListing(kind, row, await photosOf(trx, media, row));
 }
 
 export async function createListing(
@@ -485,7 +509,7 @@ export async function createListing(
         created_at: now,
         updated_at: now,
       } as Insertable<ListingsTable>);
-      return reload(trx, kind, vendorId, id);
+      return reload(trx, deps.media, kind, vendorId, id);
     }),
   );
 }
@@ -524,7 +548,7 @@ export async function updateListing(
         await deps.checkLimitEdit?.(trx, edit, now);
       }
       await repo.updateListing(trx, kind.kind, vendorId, id, { ...values, updated_at: now });
-      return reload(trx, kind, vendorId, id);
+      return reload(trx, deps.media, kind, vendorId, id);
     }),
   );
 }

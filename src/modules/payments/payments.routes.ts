@@ -9,10 +9,11 @@ import * as refunds from './refunds.service.ts';
 
 const tags = ['payments'];
 
-export const paymentsRoutes: FastifyPluginAsyncTypebox<{ deps: payments.PaymentsDeps }> = async (
-  app,
-  { deps },
-) => {
+export const paymentsRoutes: FastifyPluginAsyncTypebox<{
+  deps: payments.PaymentsDeps;
+  /** the MOCK_CHECKOUT setting */
+  mockCheckout: boolean;
+}> = async (app, { deps, mockCheckout }) => {
   app.post(
     '/intents/',
     {
@@ -48,6 +49,35 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ deps: payments.Payments
       },
     },
     async (request) => payments.getPaymentStatus(deps, callerOf(request), request.params.payment_id),
+  );
+
+  app.post(
+    '/:payment_id/mock-checkout/',
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: "Play the mock gateway's checkout for the caller's payment (development)",
+        description:
+          "For the web app's Pay while the mock gateway runs: applies the event the gateway would send " +
+          '(payment_intent.succeeded or payment_intent.payment_failed, under a fresh event id) exactly as ' +
+          'the webhook does, so a success confirms the approved booking. Answers the payment as it now ' +
+          'is. 404 with a real gateway, with MOCK_CHECKOUT off (the default when NODE_ENV=production), or ' +
+          "for anyone but the booking's customer. Asking again after a success changes nothing.",
+        params: schemas.PaymentIdParams,
+        body: schemas.MockCheckoutBody,
+        response: { 200: Ref(schemas.PaymentStatusResponse) },
+        'x-errors': [404],
+      },
+    },
+    async (request) =>
+      payments.mockCheckout(
+        deps,
+        mockCheckout,
+        callerOf(request),
+        request.params.payment_id,
+        request.body.outcome,
+      ),
   );
 
   app.post(

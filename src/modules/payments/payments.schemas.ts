@@ -105,6 +105,15 @@ export const RefundBody = Type.Object(
   { examples: [{ amount: '20.00', note: 'One paddle was missing.' }] },
 );
 
+export const MockCheckoutBody = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')], {
+      description: 'succeeded: the card is accepted; failed: it is declined',
+    }),
+  },
+  { examples: [{ outcome: 'succeeded' }] },
+);
+
 export const PaymentIdParams = Type.Object({
   payment_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, Db, PaymentStatus } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -160,6 +161,41 @@ export async function getPaymentStatus(deps: PaymentsDeps, caller: AuthUser, pay
   if (!payment || !booking || !partyOf(booking, caller)) throw notFound('Payment not found.');
   const refunds = await refundsOf(deps.db, [payment.id]);
   return { ...toPayment(payment, refunds), booking_status: booking.status };
+}
+
+/** What a mock checkout plays: the card accepted, or declined. */
+export type MockCheckoutOutcome = 'succeeded' | 'failed';
+
+const MOCK_CHECKOUT_EVENTS: Record<MockCheckoutOutcome, GatewayEventType> = {
+  succeeded: 'payment_intent.succeeded',
+  failed: 'payment_intent.payment_failed',
+};
+
+/**
+ * Plays the mock gateway's checkout for the payment's customer (the web app's Pay in development): the
+ * event the gateway's webhook would deliver, under a fresh event id, applied by applyWebhookEvent, so the
+ * booking moves through the one path a real payment takes. `enabled` is the MOCK_CHECKOUT setting; with it
+ * off, or a real gateway, or for anyone but the booking's customer, the payment does not exist here.
+ */
+export async function mockCheckout(
+  deps: PaymentsDeps,
+  enabled: boolean,
+  caller: AuthUser,
+  paymentId: number,
+  outcome: MockCheckoutOutcome,
+) {
+  if (!enabled || !deps.gateway.mocked) throw notFound('Payment not found.');
+  const payment = await repo.findPaymentById(deps.db, paymentId);
+  const booking =
+    payment && (await findBookingForPayment(deps.db, payment.booking_id, deps.clock.now().getTime()));
+  if (!payment || !booking || partyOf(booking, caller) !== 'customer') throw notFound('Payment not found.');
+  await applyWebhookEvent(deps, {
+    gateway_event_id: `evt_mock_checkout_${randomUUID()}`,
+    event_type: MOCK_CHECKOUT_EVENTS[outcome],
+    gateway_payment_intent_id: payment.gateway_payment_intent_id,
+    payload: { source: 'mock_checkout' },
+  });
+  return getPaymentStatus(deps, caller, paymentId);
 }
 
 export interface WebhookInput {

@@ -17,11 +17,16 @@ export async function findPaymentForUpdate(db: Db, id: number): Promise<PaymentR
  * each other in a circle.
  */
 export async function lockPaymentsOfBooking(db: Db, bookingId: number): Promise<PaymentRow[]> {
-  return forUpdate(
-    db,
-    db.selectFrom('payments').selectAll().where('booking_id', '=', bookingId).orderBy('id'),
-  ).execute();
+  return forUpdate(db, paymentsOfBookingQuery(db, bookingId)).execute();
 }
+
+/** Every payment of a booking, oldest first, unlocked: for reading what a cancel would refund. */
+export async function paymentsOfBooking(db: Db, bookingId: number): Promise<PaymentRow[]> {
+  return paymentsOfBookingQuery(db, bookingId).execute();
+}
+
+const paymentsOfBookingQuery = (db: Db, bookingId: number) =>
+  db.selectFrom('payments').selectAll().where('booking_id', '=', bookingId).orderBy('id');
 
 /** The refunds of the given payments, oldest first. */
 export async function refundsOf(db: Db, paymentIds: readonly number[]): Promise<RefundRow[]> {

@@ -7,6 +7,7 @@ import { formatMoney, parseMoney } from '../../lib/money.ts';
 import {
   type CancellationRefunds,
   type CancelRefundReason,
+  cappedRefundCents,
   findBookingForPayment,
   type PaidAmount,
   partyOf,
@@ -49,6 +50,10 @@ export function refundedCents(refunds: readonly repo.RefundRow[]): number {
 function remainingCents(payment: payments.PaymentRow, refunds: readonly repo.RefundRow[]): number {
   const held = refunds.reduce((sum, r) => (r.status === 'failed' ? sum : sum + r.amount_cents), 0);
   return payment.amount_cents - held;
+}
+
+function paidAmount(payment: payments.PaymentRow, refunds: readonly repo.RefundRow[]): PaidAmount {
+  return { amountCents: payment.amount_cents, remainingCents: remainingCents(payment, refunds) };
 }
 
 /**
@@ -148,6 +153,12 @@ export function cancellationRefunds(deps: PaymentsDeps): CancellationRefunds {
     },
     reserve: (trx, bookingId, amountOf, reason, now) =>
       reservePaidBookingRefund(trx, bookingId, amountOf, reason, now),
+    paid: async (db, bookingId) => {
+      const paid = (await repo.paymentsOfBooking(db, bookingId)).find((p) =>
+        REFUNDABLE_STATUSES.includes(p.status),
+      );
+      return paid && paidAmount(paid, await repo.refundsOf(db, [paid.id]));
+    },
     complete: (refundId) => completeRefund(deps, refundId),
   };
 }
@@ -168,8 +179,7 @@ async function reservePaidBookingRefund(
     REFUNDABLE_STATUSES.includes(p.status),
   );
   if (!paid) return undefined;
-  const remaining = remainingCents(paid, await repo.refundsOf(trx, [paid.id]));
-  const amount = Math.min(amountOf({ amountCents: paid.amount_cents, remainingCents: remaining }), remaining);
+  const amount = cappedRefundCents(paidAmount(paid, await repo.refundsOf(trx, [paid.id])), amountOf);
   if (amount <= 0) return undefined;
   return reserveRefund(trx, paid, amount, reason, '', now);
 }

@@ -35,6 +35,8 @@ const COMMON_KEYS = [
   'cancellation_policy',
   'created_at',
   'updated_at',
+  // decisions §16: the listing's photos, in order (empty until one is uploaded)
+  'photos',
 ];
 
 export const EQUIPMENT_CASE: KindCase = {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/http/errors.ts';
 import { pageOf } from '../../../src/http/pagination.ts';
+import { LocalDiskStorage } from '../../../src/media/storage.ts';
 import { EQUIPMENT, KINDS, type ListingsWhere } from '../../../src/modules/catalog/index.ts';
 import {
   type CatalogDeps,
@@ -273,6 +274,7 @@ describe('the availability hook', () => {
         throw new Error('no clicks here');
       },
       availableIn,
+      media: new LocalDiskStorage(t.config.mediaDir),
     });
   const window = { available_from: '2026-07-01T10:00:00Z', available_to: '2026-07-01T12:00:00Z' };
 

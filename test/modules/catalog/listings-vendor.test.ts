@@ -79,6 +79,7 @@ describe('creating listings: the output object', () => {
       vendor: { business_name: 'Lagos Kayak Hire', slug: vendor.vendorSlug },
       created_at: now,
       updated_at: now,
+      photos: [],
     });
     const row = await t.db
       .selectFrom('listings')
@@ -136,6 +137,7 @@ describe('creating listings: the output object', () => {
       vendor: { business_name: 'Cave Tours', slug: vendor.vendorSlug },
       created_at: t.clock.now().toISOString(),
       updated_at: t.clock.now().toISOString(),
+      photos: [],
     });
   });
 

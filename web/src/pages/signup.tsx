@@ -1,6 +1,102 @@
-import { Page } from '../ui.tsx';
+import { useId, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, call } from '../api.ts';
+import { useSession } from '../session.tsx';
+import { ErrorMessage, Field, fieldErrors, Page } from '../ui.tsx';
 
-// placeholder: the customer-site part of issue 25 builds this page
+/** A customer account by default; "I rent out equipment" registers a vendor with its business name. */
 export function SignUpPage() {
-  return <Page title="Sign up">{null}</Page>;
+  const { query, route } = useLocation();
+  const session = useSession();
+  const vendorChoice = useId();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [firstName, setFirstName] = useState('');
+  const [isVendor, setIsVendor] = useState(false);
+  const [businessName, setBusinessName] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const errors = fieldErrors(error);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const account = { email, password, first_name: firstName };
+      await (isVendor
+        ? call(() =>
+            api.POST('/api/v1/accounts/register/vendor/', {
+              body: { ...account, business_name: businessName },
+            }),
+          )
+        : call(() => api.POST('/api/v1/accounts/register/customer/', { body: account })));
+      await session.logIn(email, password);
+      const next = query.next;
+      route(next?.startsWith('/') && !next.startsWith('//') ? next : isVendor ? '/vendor/' : '/');
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page title="Sign up">
+      <form class="stack narrow" onSubmit={submit}>
+        <ErrorMessage error={error} />
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+          error={errors.email}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onValue={setPassword}
+          error={errors.password}
+          hint="At least 8 characters."
+        />
+        <Field
+          label="First name"
+          autoComplete="given-name"
+          value={firstName}
+          onValue={setFirstName}
+          error={errors.first_name}
+        />
+        <div class="check">
+          <input
+            id={vendorChoice}
+            type="checkbox"
+            checked={isVendor}
+            onChange={(e) => setIsVendor(e.currentTarget.checked)}
+          />
+          <label for={vendorChoice}>I rent out equipment or run adventures</label>
+        </div>
+        {isVendor && (
+          <Field
+            label="Business name"
+            required
+            value={businessName}
+            onValue={setBusinessName}
+            error={errors.business_name}
+          />
+        )}
+        <button type="submit" class="button primary" disabled={busy}>
+          Sign up
+        </button>
+        <p>
+          Have an account?{' '}
+          <a href={`/login${query.next ? `?next=${encodeURIComponent(query.next)}` : ''}`}>Log in</a>
+        </p>
+      </form>
+    </Page>
+  );
 }
