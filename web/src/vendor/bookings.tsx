@@ -240,7 +240,9 @@ function BookingDetail({ id, timeZone }: { id: number; timeZone: string }) {
 }
 
 function BookingList({ timeZone }: { timeZone: string }) {
-  const { query, route } = useLocation();
+  // the route's own query: the location's is already the next page's while that one loads
+  const { query } = useRoute();
+  const { route } = useLocation();
   const status = (query.status ?? '') as Status | '';
   const page = Math.max(1, Number(query.page) || 1);
   const bookings = useLoad(
