@@ -6,6 +6,7 @@
 // (the vendor dashboard and its chart library never reach a customer's phone), long-cached by name, and the
 // same TypeScript checked by `tsc` as the server. esbuild takes well under a second, so it can run at start.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -87,8 +88,32 @@ const manifestPlugin: esbuild.Plugin = {
   },
 };
 
+/**
+ * `import href from 'x.css?url'`: the file copied beside the assets under a hashed name and its URL
+ * imported. esbuild links only the entry's stylesheet from the shell; a lazily loaded page whose library
+ * brings a stylesheet (the dashboard's chart) links that file itself, when it is first shown.
+ */
+const fileUrlPlugin: esbuild.Plugin = {
+  name: 'file-url',
+  setup(build) {
+    build.onResolve({ filter: /\?url$/ }, async (args) => {
+      const resolved = await build.resolve(args.path.slice(0, -'?url'.length), {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+      });
+      return resolved.errors.length
+        ? { errors: resolved.errors }
+        : { path: resolved.path, namespace: 'file-url' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'file-url' }, async (args) => ({
+      contents: await readFile(args.path),
+      loader: 'file',
+    }));
+  },
+};
+
 export async function buildWeb(watch = false): Promise<void> {
-  const config = { ...options, plugins: [manifestPlugin] };
+  const config = { ...options, plugins: [manifestPlugin, fileUrlPlugin] };
   if (watch) {
     const context = await esbuild.context(config);
     await context.watch();

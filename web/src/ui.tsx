@@ -130,3 +130,90 @@ export function Page({ title, children }: { title: string; children: ComponentCh
     </section>
   );
 }
+
+/* vendor dashboard */
+
+/** A labelled multi-line text field, with the API's message for it like `Field`. */
+export function TextArea({
+  label,
+  value,
+  onValue,
+  error,
+  hint,
+  readOnly,
+  rows = 4,
+}: {
+  label: string;
+  value: string;
+  onValue?: (value: string) => void;
+  error?: string[];
+  hint?: string;
+  readOnly?: boolean;
+  rows?: number;
+}) {
+  const id = useId();
+  const describedBy = [hint && `${id}-hint`, error?.length && `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea
+        id={id}
+        rows={rows}
+        value={value}
+        readOnly={readOnly}
+        onInput={onValue && ((e) => onValue(e.currentTarget.value))}
+        aria-invalid={error?.length ? true : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+      {error?.length ? (
+        <small id={`${id}-error`} class="field-error">
+          {error.join(' ')}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+/** A labelled checkbox. */
+export function Checkbox({
+  label,
+  checked,
+  onChecked,
+  error,
+}: {
+  label: string;
+  checked: boolean;
+  onChecked: (checked: boolean) => void;
+  error?: string[];
+}) {
+  const id = useId();
+  return (
+    <div class="field checkbox-field">
+      <span>
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChecked(e.currentTarget.checked)}
+        />{' '}
+        <label for={id}>{label}</label>
+      </span>
+      {error?.length ? <small class="field-error">{error.join(' ')}</small> : null}
+    </div>
+  );
+}
+
+/** A wide table that scrolls sideways on a phone: a named region the keyboard can reach and scroll. */
+export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region needs focus to scroll by keyboard
+    <section class="table-scroll" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
+  );
+}

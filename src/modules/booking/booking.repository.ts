@@ -359,13 +359,19 @@ export interface BookingListFilter {
   customerId?: number;
   /** the status shown at `now`: a lapsed hold counts as expired (statusAt), recorded or not */
   status?: BookingStatus;
+  /** only bookings whose starts_at is at or after this (epoch ms) */
+  startsFrom?: number;
   now: number;
 }
+
+/** newest first, or soonest start first (the list's `ordering`) */
+export type BookingOrdering = '-created_at' | 'starts_at';
 
 function filtered(db: Db, filter: BookingListFilter) {
   let query = bookingsView(db);
   if (filter.vendorId !== undefined) query = query.where('bookings.vendor_id', '=', filter.vendorId);
   if (filter.customerId !== undefined) query = query.where('bookings.customer_id', '=', filter.customerId);
+  if (filter.startsFrom !== undefined) query = query.where('bookings.starts_at', '>=', filter.startsFrom);
   const { status, now } = filter;
   if (status === 'expired')
     query = query.where((eb) =>
@@ -381,13 +387,24 @@ function filtered(db: Db, filter: BookingListFilter) {
   return query;
 }
 
-/** One page, newest first, and the total count. */
-export async function listBookingViews(db: Db, filter: BookingListFilter, page: Page) {
+/** One page in the asked order (ties by id, the same way), and the total count. */
+export async function listBookingViews(
+  db: Db,
+  filter: BookingListFilter,
+  page: Page,
+  ordering: BookingOrdering,
+) {
   const [rows, total] = await Promise.all([
-    filtered(db, filter)
-      .select(VIEW_COLUMNS)
-      .orderBy('bookings.created_at', 'desc')
-      .orderBy('bookings.id', 'desc')
+    (ordering === 'starts_at'
+      ? filtered(db, filter)
+          .select(VIEW_COLUMNS)
+          .orderBy('bookings.starts_at', 'asc')
+          .orderBy('bookings.id', 'asc')
+      : filtered(db, filter)
+          .select(VIEW_COLUMNS)
+          .orderBy('bookings.created_at', 'desc')
+          .orderBy('bookings.id', 'desc')
+    )
       .limit(page.limit)
       .offset(page.offset)
       .execute(),

@@ -474,4 +474,21 @@ export const VendorCancelBody = Type.Object(
   { examples: [{ note: 'The boat is out of service.' }] },
 );
 
-export const BookingListQuery = Type.Object({ ...PageQuery, status: Type.Optional(BookingStatusSchema) });
+/** The booking list's orders: newest first (the default), or soonest start first. */
+export const BOOKING_ORDERINGS = ['-created_at', 'starts_at'] as const;
+
+export const BookingListQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(BookingStatusSchema),
+  starts_from: Type.Optional({
+    ...DateTimeIn,
+    description: 'only bookings starting at or after this moment (ISO 8601; no zone means UTC)',
+  }),
+  ordering: Type.Optional(
+    StringEnum(BOOKING_ORDERINGS, {
+      description:
+        '-created_at: newest first (the default); starts_at: soonest start first, then by id (with ' +
+        'starts_from=now and status=confirmed, the upcoming bookings)',
+    }),
+  ),
+});

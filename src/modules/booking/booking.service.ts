@@ -37,6 +37,7 @@ import {
   type ListingTarget,
   listingTarget,
   parseAskedWindow,
+  parseInstant,
   windowOfListing,
 } from './booking.input.ts';
 import * as repo from './booking.repository.ts';
@@ -673,18 +674,26 @@ export async function getBooking(deps: BookingDeps, caller: AuthUser, id: number
   return (await withHistory(deps.db, [row], deps.clock.now().getTime()))[0];
 }
 
-/** A vendor's bookings (of their vendor profile) or else the caller's own as customer; newest first. */
+/**
+ * A vendor's bookings (of their vendor profile) or else the caller's own as customer; newest first, or
+ * soonest start first, optionally only those starting at or after `starts_from`.
+ */
 export async function listBookings(
   deps: BookingDeps,
   caller: AuthUser,
-  query: { status?: BookingStatus },
+  query: { status?: BookingStatus; starts_from?: string; ordering?: repo.BookingOrdering },
   page: Page,
 ) {
   const now = deps.clock.now().getTime();
+  const common = {
+    status: query.status,
+    startsFrom: query.starts_from === undefined ? undefined : parseInstant('starts_from', query.starts_from),
+    now,
+  };
   const filter: repo.BookingListFilter = caller.isVendor
-    ? { vendorId: caller.vendorId ?? -1, status: query.status, now }
-    : { customerId: caller.id, status: query.status, now };
-  const { rows, count } = await repo.listBookingViews(deps.db, filter, page);
+    ? { vendorId: caller.vendorId ?? -1, ...common }
+    : { customerId: caller.id, ...common };
+  const { rows, count } = await repo.listBookingViews(deps.db, filter, page, query.ordering ?? '-created_at');
   return { count, results: await withHistory(deps.db, rows, now) };
 }
 
