@@ -27,21 +27,14 @@ type InputProps = InputAttributes & {
   hint?: string;
 };
 
-export function Field({ label, value, onValue, error, hint, ...input }: InputProps) {
-  const id = useId();
-  const describedBy = [hint && `${id}-hint`, error?.length && `${id}-error`].filter(Boolean).join(' ');
+/** The ids of a field's hint and error, which a screen reader reads after the field's name. */
+const describedBy = (id: string, hint?: string, error?: string[]) =>
+  [hint && `${id}-hint`, error?.length && `${id}-error`].filter(Boolean).join(' ') || undefined;
+
+/** A field's hint and the API's message for it, each under its own id for `aria-describedby`. */
+function FieldMessages({ id, hint, error }: { id: string; hint?: string; error?: string[] }) {
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <input
-        id={id}
-        value={value}
-        onInput={(e) => onValue(e.currentTarget.value)}
-        aria-invalid={error?.length ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        // Preact types <input> as one union member per `type`; the attributes above suit every one
-        {...(input as Record<string, unknown>)}
-      />
+    <>
       {hint && (
         <small id={`${id}-hint`} class="hint">
           {hint}
@@ -52,6 +45,25 @@ export function Field({ label, value, onValue, error, hint, ...input }: InputPro
           {error.join(' ')}
         </small>
       ) : null}
+    </>
+  );
+}
+
+export function Field({ label, value, onValue, error, hint, ...input }: InputProps) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        onInput={(e) => onValue(e.currentTarget.value)}
+        aria-invalid={error?.length ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        // Preact types <input> as one union member per `type`; the attributes above suit every one
+        {...(input as Record<string, unknown>)}
+      />
+      <FieldMessages id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -152,7 +164,6 @@ export function TextArea({
   rows?: number;
 }) {
   const id = useId();
-  const describedBy = [hint && `${id}-hint`, error?.length && `${id}-error`].filter(Boolean).join(' ');
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -163,18 +174,9 @@ export function TextArea({
         readOnly={readOnly}
         onInput={onValue && ((e) => onValue(e.currentTarget.value))}
         aria-invalid={error?.length ? true : undefined}
-        aria-describedby={describedBy || undefined}
+        aria-describedby={describedBy(id, hint, error)}
       />
-      {hint && (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      )}
-      {error?.length ? (
-        <small id={`${id}-error`} class="field-error">
-          {error.join(' ')}
-        </small>
-      ) : null}
+      <FieldMessages id={id} hint={hint} error={error} />
     </div>
   );
 }

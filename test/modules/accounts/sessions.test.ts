@@ -18,6 +18,15 @@ const WEB = { 'x-waterbook-web': '1' };
 const refreshWith = (refresh: string) =>
   api({ method: 'POST', url: '/api/v1/accounts/token/refresh/', payload: { refresh } });
 
+/** A call of the web session's refresh or logout as the page makes it, with the session cookie. */
+const webSession = (path: 'refresh/' | 'logout/', cookie: string) =>
+  api({
+    method: 'POST',
+    url: `/api/v1/accounts/web-session/${path}`,
+    headers: WEB,
+    cookies: { waterbook_refresh: cookie },
+  });
+
 /** The session cookie a response set: its value and attributes. */
 function sessionCookie(res: { cookies: { name: string; value: string; [k: string]: unknown }[] }) {
   return res.cookies.find((c) => c.name === 'waterbook_refresh');
@@ -96,32 +105,17 @@ describe('the web session', () => {
   it('rotates the cookie on refresh; the old cookie shown again ends every session of the user', async () => {
     const customer = await registerCustomer(t.app);
     const first = sessionCookie(await webLogin(customer.email))!.value;
-    const refreshed = await api({
-      method: 'POST',
-      url: '/api/v1/accounts/web-session/refresh/',
-      headers: WEB,
-      cookies: { waterbook_refresh: first },
-    });
+    const refreshed = await webSession('refresh/', first);
     expect(refreshed.statusCode).toBe(200);
     const second = sessionCookie(refreshed)!.value;
     expect(second).not.toBe(first);
     const me = await api({ method: 'GET', url: '/api/v1/accounts/me/', token: refreshed.json().access });
     expect(me.json().id).toBe(customer.id);
 
-    const replayed = await api({
-      method: 'POST',
-      url: '/api/v1/accounts/web-session/refresh/',
-      headers: WEB,
-      cookies: { waterbook_refresh: first },
-    });
+    const replayed = await webSession('refresh/', first);
     expect(replayed.statusCode).toBe(401);
     expect(sessionCookie(replayed)?.value).toBe(''); // cleared
-    const afterTheft = await api({
-      method: 'POST',
-      url: '/api/v1/accounts/web-session/refresh/',
-      headers: WEB,
-      cookies: { waterbook_refresh: second },
-    });
+    const afterTheft = await webSession('refresh/', second);
     expect(afterTheft.statusCode).toBe(401);
   });
 
@@ -134,28 +128,13 @@ describe('the web session', () => {
   it('logs out: the cookie is cleared and its token revoked', async () => {
     const customer = await registerCustomer(t.app);
     const cookie = sessionCookie(await webLogin(customer.email))!.value;
-    const out = await api({
-      method: 'POST',
-      url: '/api/v1/accounts/web-session/logout/',
-      headers: WEB,
-      cookies: { waterbook_refresh: cookie },
-    });
+    const out = await webSession('logout/', cookie);
     expect(out.statusCode).toBe(204);
     expect(sessionCookie(out)?.value).toBe('');
-    const after = await api({
-      method: 'POST',
-      url: '/api/v1/accounts/web-session/refresh/',
-      headers: WEB,
-      cookies: { waterbook_refresh: cookie },
-    });
+    const after = await webSession('refresh/', cookie);
     expect(after.statusCode).toBe(401);
     // logging out twice is still a logout
-    const again = await api({
-      method: 'POST',
-      url: '/api/v1/accounts/web-session/logout/',
-      headers: WEB,
-      cookies: { waterbook_refresh: cookie },
-    });
+    const again = await webSession('logout/', cookie);
     expect(again.statusCode).toBe(204);
   });
 
