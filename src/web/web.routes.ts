@@ -10,7 +10,6 @@ const PAGE_ROUTES = [
   '/',
   '/login',
   '/signup',
-  '/account',
   '/bookings',
   '/bookings/:id',
   '/equipment/:public_id',

@@ -41,6 +41,7 @@ function App() {
     <LocationProvider>
       <SessionProvider>
         <ErrorBoundary>
+          {/* the server answers these paths with the page shell: PAGE_ROUTES in src/web/web.routes.ts */}
           <Router>
             <Route path="/" component={routes.home} />
             <Route path="/login" component={routes.login} />
