@@ -28,7 +28,6 @@ import * as bookingExpiry from './migrations/2026112504-booking-expiry.ts';
 import * as refunds from './migrations/2026112505-refunds.ts';
 import * as idempotencyKeys from './migrations/2026112506-idempotency-keys.ts';
 import * as listingPhotos from './migrations/2026112507-listing-photos.ts';
-import * as bookingsVendorStart from './migrations/2026112510-bookings-vendor-start.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -59,7 +58,6 @@ const migrations: Record<string, Migration> = {
   '2026112505-refunds': refunds,
   '2026112506-idempotency-keys': idempotencyKeys,
   '2026112507-listing-photos': listingPhotos,
-  '2026112510-bookings-vendor-start': bookingsVendorStart,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */
