@@ -6,8 +6,9 @@ import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { createStaff } from './modules/accounts/index.ts';
 import { expireLapsedBookings } from './modules/booking/index.ts';
+import { type GatewayOutcome, OUTCOME_EVENTS } from './modules/payments/index.ts';
 import { benchDataPresent, checkSeedSizes, SEED_DEFAULTS, seedBench } from './tools/seed-bench.ts';
-import { OUTCOME_EVENTS, type Outcome, simulatePayment } from './tools/simulate-payment.ts';
+import { simulatePayment } from './tools/simulate-payment.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -68,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'simulate-payment': {
         const paymentId = Number(positionals[0]);
-        const outcome = values.outcome as Outcome;
+        const outcome = values.outcome as GatewayOutcome;
         if (!Number.isInteger(paymentId) || !(outcome in OUTCOME_EVENTS)) {
           console.error(
             'simulate-payment needs <payment id> and --outcome succeeded|failed|processing|refunded',

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { SIGNATURE_HEADER, signWebhook } from '../modules/payments/index.ts';
-
-export const OUTCOME_EVENTS = {
-  succeeded: 'payment_intent.succeeded',
-  failed: 'payment_intent.payment_failed',
-  processing: 'payment_intent.processing',
-  refunded: 'charge.refunded',
-} as const;
-
-export type Outcome = keyof typeof OUTCOME_EVENTS;
+import {
+  type GatewayOutcome,
+  OUTCOME_EVENTS,
+  SIGNATURE_HEADER,
+  signWebhook,
+} from '../modules/payments/index.ts';
 
 /**
  * Plays the gateway for a person walking the booking flow by hand: sends the event for one payment to a
@@ -18,7 +14,7 @@ export type Outcome = keyof typeof OUTCOME_EVENTS;
  */
 export async function simulatePayment(
   db: Kysely<Database>,
-  options: { paymentId: number; outcome: Outcome; baseUrl: string; secret: string | null },
+  options: { paymentId: number; outcome: GatewayOutcome; baseUrl: string; secret: string | null },
 ): Promise<{ status: number; body: unknown }> {
   const payment = await db
     .selectFrom('payments')

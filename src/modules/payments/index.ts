@@ -1,6 +1,11 @@
 // The payments module's interface.
 export { MockGateway, type PaymentGateway, SIGNATURE_HEADER, signWebhook } from './gateway.ts';
-export { EVENT_TYPES, type GatewayEventType } from './payment-status.ts';
+export {
+  EVENT_TYPES,
+  type GatewayEventType,
+  type GatewayOutcome,
+  OUTCOME_EVENTS,
+} from './payment-status.ts';
 export { paymentsRoutes } from './payments.routes.ts';
 export type { PaymentsDeps } from './payments.service.ts';
 export { cancellationRefunds, reconcilePendingRefunds } from './refunds.service.ts';

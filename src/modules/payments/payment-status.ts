@@ -10,6 +10,12 @@ export const EVENT_STATUS = {
 export type GatewayEventType = keyof typeof EVENT_STATUS;
 export const EVENT_TYPES = Object.keys(EVENT_STATUS) as GatewayEventType[];
 
+/** A payment's outcome as the gateway's event that reports it: what the simulators send. */
+export type GatewayOutcome = (typeof EVENT_STATUS)[GatewayEventType];
+export const OUTCOME_EVENTS = Object.fromEntries(
+  Object.entries(EVENT_STATUS).map(([event, status]) => [status, event]),
+) as Record<GatewayOutcome, GatewayEventType>;
+
 /**
  * Where a payment may go from each status. Events arrive out of order, so a payment never moves
  * backwards: succeeded only goes on to (partially) refunded, refunded is final, a failed intent may still

@@ -15,7 +15,14 @@ import {
   partyOf,
 } from '../booking/index.ts';
 import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
-import { canMovePayment, EVENT_STATUS, type GatewayEventType, OPEN_STATUSES } from './payment-status.ts';
+import {
+  canMovePayment,
+  EVENT_STATUS,
+  type GatewayEventType,
+  type GatewayOutcome,
+  OPEN_STATUSES,
+  OUTCOME_EVENTS,
+} from './payment-status.ts';
 import * as repo from './payments.repository.ts';
 import { type RefundRow, refundsOf } from './refunds.repository.ts';
 import {
@@ -164,12 +171,7 @@ export async function getPaymentStatus(deps: PaymentsDeps, caller: AuthUser, pay
 }
 
 /** What a mock checkout plays: the card accepted, or declined. */
-export type MockCheckoutOutcome = 'succeeded' | 'failed';
-
-const MOCK_CHECKOUT_EVENTS: Record<MockCheckoutOutcome, GatewayEventType> = {
-  succeeded: 'payment_intent.succeeded',
-  failed: 'payment_intent.payment_failed',
-};
+export type MockCheckoutOutcome = Extract<GatewayOutcome, 'succeeded' | 'failed'>;
 
 /**
  * Plays the mock gateway's checkout for the payment's customer (the web app's Pay in development): the
@@ -191,7 +193,7 @@ export async function mockCheckout(
   if (!payment || !booking || partyOf(booking, caller) !== 'customer') throw notFound('Payment not found.');
   await applyWebhookEvent(deps, {
     gateway_event_id: `evt_mock_checkout_${randomUUID()}`,
-    event_type: MOCK_CHECKOUT_EVENTS[outcome],
+    event_type: OUTCOME_EVENTS[outcome],
     gateway_payment_intent_id: payment.gateway_payment_intent_id,
     payload: { source: 'mock_checkout' },
   });
