@@ -93,8 +93,7 @@ function operationId(method: string, url: string): string {
 export const OPENAPI_DOCUMENT_URL = '/api/v1/openapi.json';
 const DOCS_PREFIX = '/api/docs';
 // The document's examples are made up (passwords, client secrets), not anybody's data.
-// the web app's built files (src/web/web.routes.ts) are public by nature too
-const INTERNAL_PREFIXES = [DOCS_PREFIX, OPENAPI_DOCUMENT_URL, '/assets/'];
+const INTERNAL_PREFIXES = [DOCS_PREFIX, OPENAPI_DOCUMENT_URL];
 
 /**
  * Every route must declare `config.auth`; its OpenAPI entry gets the security requirement, an operation id

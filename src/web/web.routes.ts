@@ -80,9 +80,14 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     // the build's .br and .gz twins (scripts/build-web.ts), sent to browsers that accept them
     preCompressed: true,
     index: false,
-    wildcard: true,
-    schemaHide: true,
+    // served by the route below, which declares its auth rule and page kind as every route must
+    serve: false,
   });
+  app.get(
+    '/assets/*',
+    { config: { auth: 'public', webPage: true }, schema: { hide: true } },
+    (request, reply) => reply.sendFile((request.params as { '*': string })['*']),
+  );
 
   const page = (frameAncestors: string, embeddable: boolean) => {
     const policy = contentSecurityPolicy(frameAncestors);
