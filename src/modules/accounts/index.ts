@@ -13,4 +13,4 @@ export {
 } from './accounts.service.ts';
 export { slugify } from './slug.ts';
 export { loadSigningKey, type TokenKeys } from './tokens.ts';
-export { WEB_SESSION_PATH, webSessionRoutes } from './web-session.routes.ts';
+export { webSessionRoutes } from './web-session.routes.ts';

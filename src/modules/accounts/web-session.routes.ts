@@ -13,10 +13,10 @@ import * as accounts from './accounts.service.ts';
  * that page scripts cannot read, scoped to these routes only, and the access token is answered in the
  * body for the page to keep in memory. An API client keeps using /token/ and /token/refresh/.
  */
-export const WEB_SESSION_COOKIE = 'waterbook_refresh';
-export const WEB_SESSION_PATH = '/api/v1/accounts/web-session/';
+const WEB_SESSION_COOKIE = 'waterbook_refresh';
+const WEB_SESSION_PATH = '/api/v1/accounts/web-session/';
 /** A header a cross-site form cannot send and a cross-site fetch cannot send without a CORS preflight. */
-export const WEB_SESSION_HEADER = 'x-waterbook-web';
+const WEB_SESSION_HEADER = 'x-waterbook-web';
 
 export interface WebSessionRoutesOptions {
   deps: accounts.AccountsDeps;
