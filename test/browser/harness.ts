@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -43,11 +45,14 @@ export interface World {
 export function useWorld(env: Record<string, string> = {}): World {
   const world = { problems: [] as string[] } as World;
   const contexts: BrowserContext[] = [];
+  // uploaded photos of the file's server, removed with it
+  let mediaDir = '';
   beforeAll(async () => {
+    mediaDir = mkdtempSync(join(tmpdir(), 'waterbook-browser-media-'));
     await buildWeb();
     world.database = await freshDatabase();
     world.server = await startServer(world.database.url, {
-      MEDIA_DIR: `${process.env.TMPDIR ?? '/tmp'}/waterbook-browser-media-${process.pid}`,
+      MEDIA_DIR: mediaDir,
       ...env,
     });
     world.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -57,6 +62,7 @@ export function useWorld(env: Record<string, string> = {}): World {
     await world.browser?.close();
     await killServers();
     await world.database?.drop();
+    if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
   });
   world.newPage = async (options = {}) => {
     const context = await world.browser.newContext({
