@@ -244,6 +244,72 @@ export interface IdempotencyKeysTable {
   expires_at: Millis;
 }
 
+/** A vendor's webhook endpoint (decisions §14; migration 2026112508). */
+export interface NotificationEndpointsTable {
+  id: Generated<number>;
+  vendor_id: number;
+  url: string;
+  description: Generated<string>;
+  /** JSON array of event types, or ["*"] */
+  event_types: string;
+  /** whsec_ + base64 of the signing key */
+  secret: string;
+  is_active: Generated<Flag>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** The outbox: one event, written in the transaction of the change it reports (migration 2026112508). */
+export interface NotificationEventsTable {
+  id: Generated<number>;
+  /** evt_...: the body's id and the webhook-id header */
+  public_id: string;
+  type: string;
+  /** whose endpoints receive it; null for an account's own mail */
+  vendor_id: number | null;
+  booking_id: number | null;
+  /** the JSON body as every receiver gets it */
+  payload: string;
+  created_at: Millis;
+  /** when the worker made its deliveries; null until then */
+  dispatched_at: Millis | null;
+}
+
+export type DeliveryChannel = 'webhook' | 'email';
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+export type RecipientRole = 'customer' | 'vendor' | 'account';
+
+/** One event to one receiver: a webhook endpoint or a mail recipient (migration 2026112508). */
+export interface NotificationDeliveriesTable {
+  id: Generated<number>;
+  event_id: number;
+  channel: DeliveryChannel;
+  endpoint_id: number | null;
+  recipient: string | null;
+  recipient_role: RecipientRole | null;
+  /** a value the message needs that is kept nowhere else in clear (a reset token); null once finished */
+  secret: string | null;
+  status: Generated<DeliveryStatus>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  /** due time while pending (a claimed attempt's claim expiry while it runs); null once finished */
+  next_attempt_at: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** A password reset token, kept as a hash (decisions §15; migration 2026112508). */
+export interface PasswordResetTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  /** hex SHA-256 of the token */
+  token_hash: string;
+  created_at: Millis;
+  expires_at: Millis;
+  used_at: Millis | null;
+}
+
 export type TrafficType = 'organic' | 'marketing';
 export type ClickSource = 'detail_view' | 'track';
 
@@ -334,6 +400,10 @@ export interface Database {
   listing_click_daily: ListingClickDailyTable;
   booking_daily: BookingDailyTable;
   idempotency_keys: IdempotencyKeysTable;
+  notification_endpoints: NotificationEndpointsTable;
+  notification_events: NotificationEventsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  password_reset_tokens: PasswordResetTokensTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';
