@@ -254,6 +254,9 @@ export interface NotificationEndpointsTable {
   event_types: string;
   /** whsec_ + base64 of the signing key */
   secret: string;
+  /** after a rotation the old secret also signs (a second v1 signature) until previous_secret_expires_at */
+  previous_secret: string | null;
+  previous_secret_expires_at: Millis | null;
   is_active: Generated<Flag>;
   created_at: Millis;
   updated_at: Millis;

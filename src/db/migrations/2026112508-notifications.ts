@@ -24,6 +24,9 @@ export async function up(db: AnyDb): Promise<void> {
     /** JSON array of event types, or ["*"] */
     .addColumn('event_types', 'text', notNull)
     .addColumn('secret', 'text', notNull)
+    /** after a rotation the old secret still signs (a second signature) until this expires */
+    .addColumn('previous_secret', 'text')
+    .addColumn('previous_secret_expires_at', 'bigint')
     .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('created_at', 'bigint', notNull)
     .addColumn('updated_at', 'bigint', notNull)
