@@ -165,7 +165,7 @@ export async function updateStatusIfIn(
 
 /**
  * Records as `expired` up to `limit` holds whose deadline passed by `now`, with their history entries:
- * how many were candidates, and how many this call moved. Each UPDATE is guarded by the status and the
+ * how many were candidates, and the ids of those this call moved. Each UPDATE is guarded by the status and the
  * deadline, so of two sweepers (or a sweeper and a transition) only one moves a booking and writes its
  * entry; on PostgreSQL the candidates are claimed with FOR UPDATE SKIP LOCKED, so a second sweeper takes
  * other rows instead of waiting for these.
@@ -175,7 +175,7 @@ export async function expireLapsedHolds(
   from: readonly BookingStatus[],
   now: number,
   limit: number,
-): Promise<{ claimed: number; moved: number }> {
+): Promise<{ claimed: number; moved: number[] }> {
   // the statuses as literals, so SQLite sees the query imply bookings_expiring_idx's condition
   const lapsing = sql<SqlBool>`status in (${sql.join(from.map((s) => sql.lit(s)))})`;
   let candidates = db
@@ -187,7 +187,7 @@ export async function expireLapsedHolds(
     .limit(limit);
   if (dialectOf(db) === 'postgres') candidates = candidates.forUpdate().skipLocked();
   const rows = await candidates.execute();
-  let moved = 0;
+  const moved: number[] = [];
   for (const row of rows) {
     const result = await db
       .updateTable('bookings')
@@ -205,7 +205,7 @@ export async function expireLapsedHolds(
       actor_id: null,
       created_at: now,
     });
-    moved += 1;
+    moved.push(row.id);
   }
   return { claimed: rows.length, moved };
 }

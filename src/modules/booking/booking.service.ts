@@ -15,6 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
+import { type EventType, recordEvent } from '../../outbox/events.ts';
 import {
   findVisibleListing,
   KINDS,
@@ -46,6 +47,7 @@ import {
   nextStatus,
   type PartyAction,
   partyOf,
+  STATUS_EVENTS,
   statusAt,
   TRANSITIONS,
 } from './booking.state-machine.ts';
@@ -105,6 +107,8 @@ export interface CancellationRefunds {
   complete(refundId: number): Promise<Refund>;
   /** The booking's paid payment as `reserve` would find it now, without locking; undefined when unpaid. */
   paid(db: Db, bookingId: number): Promise<PaidAmount | undefined>;
+  /** A reserved refund and its payment as the API shows them, for the cancel's event. */
+  describe(db: Db, refundId: number): Promise<{ payment: object; refund: Refund }>;
 }
 
 /** The cents a refund of `amountOf` a paid payment takes: never more than remains of it. */
@@ -183,10 +187,29 @@ async function withHistory(db: Db, rows: repo.BookingViewRow[], now: number): Pr
   return rows.map((r) => toBooking(r, byBooking.get(r.id) ?? [], now));
 }
 
-async function bookingObject(db: Db, id: number, now: number): Promise<Booking> {
-  const row = await repo.findBookingView(db, id);
-  if (!row) throw bookingNotFound();
-  return (await withHistory(db, [row], now))[0];
+/**
+ * Records event `type` about booking `id` in the outbox, in the transaction `trx` of the change it reports
+ * (decisions §14): the event carries the booking as the API shows it after the change, with the payment
+ * and refund the change involved. Returns that booking.
+ */
+export async function recordBookingEvent(
+  trx: Db,
+  id: number,
+  type: EventType,
+  now: number,
+  involved: { payment?: object; refund?: Refund } = {},
+): Promise<Booking> {
+  const row = await repo.findBookingView(trx, id);
+  if (!row) throw new Error(`booking ${id} not found in the transaction that changed it`);
+  const [booking] = await withHistory(trx, [row], now);
+  await recordEvent(trx, {
+    type,
+    vendorId: row.vendor_id,
+    bookingId: id,
+    data: { booking, payment: involved.payment ?? null, refund: involved.refund ?? null },
+    now,
+  });
+  return booking;
 }
 
 const bookingNotFound = () => notFound('Booking not found.');
@@ -392,7 +415,15 @@ export async function requestBooking(
         { from_status: null, to_status: 'requested', note: '', actor_id: caller.id, created_at: now },
       );
       // The booking as created, read in its own transaction; its history is the one entry just written.
-      return toBooking(view, [history], now);
+      const booking = toBooking(view, [history], now);
+      await recordEvent(trx, {
+        type: STATUS_EVENTS.requested,
+        vendorId: listing.vendorId,
+        bookingId: booking.id,
+        data: { booking, payment: null, refund: null },
+        now,
+      });
+      return booking;
     },
     { groupCommit: true },
   );
@@ -448,7 +479,7 @@ export interface TransitionInput {
  * read under lock and moved by an UPDATE guarded by `status IN (allowed)`, so two simultaneous transitions
  * run one after the other, and the second sees the first's result (409 invalid_state when it no longer
  * applies). `refuse` may refuse the move from the status found (under the lock). Returns the booking as
- * it was found.
+ * it was found and the status it moved to.
  */
 async function moveBooking(
   trx: Db,
@@ -458,7 +489,7 @@ async function moveBooking(
   input: TransitionInput,
   now: number,
   refuse?: (status: BookingStatus, booking: repo.BookingParties) => AppError | undefined,
-): Promise<repo.BookingParties> {
+): Promise<{ found: repo.BookingParties; to: BookingStatus }> {
   const transition = TRANSITIONS[action];
   const booking = await repo.findBookingParties(trx, id, { forUpdate: true });
   const party = booking && partyToRow(booking, caller);
@@ -484,7 +515,7 @@ async function moveBooking(
     actor_id: caller.id,
     created_at: now,
   });
-  return booking;
+  return { found: booking, to: next };
 }
 
 /**
@@ -502,8 +533,10 @@ export async function transitionBooking(
   input: TransitionInput = {},
 ): Promise<Booking> {
   const now = deps.clock.now().getTime();
-  await inTransaction(deps.db, (trx) => moveBooking(trx, caller, id, action, input, now));
-  return bookingObject(deps.db, id, now);
+  return inTransaction(deps.db, async (trx) => {
+    const { to } = await moveBooking(trx, caller, id, action, input, now);
+    return recordBookingEvent(trx, id, STATUS_EVENTS[to], now);
+  });
 }
 
 /** A booking's expires_at once it moves to `next`: an approval's payment deadline, else none. */
@@ -524,10 +557,12 @@ export async function expireLapsedBookings(deps: Pick<BookingDeps, 'db' | 'clock
   const now = deps.clock.now().getTime();
   let recorded = 0;
   for (;;) {
-    const { claimed, moved } = await inTransaction(deps.db, (trx) =>
-      repo.expireLapsedHolds(trx, TRANSITIONS.expire.from, now, EXPIRY_BATCH),
-    );
-    recorded += moved;
+    const { claimed, moved } = await inTransaction(deps.db, async (trx) => {
+      const lapsed = await repo.expireLapsedHolds(trx, TRANSITIONS.expire.from, now, EXPIRY_BATCH);
+      for (const id of lapsed.moved) await recordBookingEvent(trx, id, STATUS_EVENTS.expired, now);
+      return lapsed;
+    });
+    recorded += moved.length;
     if (claimed < EXPIRY_BATCH) return recorded;
   }
 }
@@ -550,24 +585,26 @@ export async function cancelBooking(
   input: { note?: string } = {},
 ): Promise<CancelledBooking> {
   const now = deps.clock.now().getTime();
-  const refundId = await inTransaction(deps.db, async (trx) => {
+  const { booking, refundId } = await inTransaction(deps.db, async (trx) => {
     await deps.refunds.lockPayments(trx, id);
-    const booking = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
+    const { found, to } = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
       cancelRefusal(action, status, row.starts_at, now),
     );
-    if (action === 'vendor_cancel')
-      return deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now);
-    const policy = await cancellationPolicyOf(trx, id);
-    return deps.refunds.reserve(
-      trx,
-      id,
-      customerCancelRefund(policy, booking.starts_at, now),
-      'requested_by_customer',
-      now,
-    );
+    const refundId =
+      action === 'vendor_cancel'
+        ? await deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now)
+        : await deps.refunds.reserve(
+            trx,
+            id,
+            customerCancelRefund(await cancellationPolicyOf(trx, id), found.starts_at, now),
+            'requested_by_customer',
+            now,
+          );
+    const involved = refundId === undefined ? {} : await deps.refunds.describe(trx, refundId);
+    return { booking: await recordBookingEvent(trx, id, STATUS_EVENTS[to], now, involved), refundId };
   });
   const refund = refundId === undefined ? null : await deps.refunds.complete(refundId);
-  return { ...(await bookingObject(deps.db, id, now)), refund };
+  return { ...booking, refund };
 }
 
 /** Why a cancel the state machine allows is refused: a customer's, of a confirmed booking already begun. */
@@ -730,7 +767,7 @@ export async function findBookingForPayment(
 
 /**
  * approved → confirmed after a successful payment, in the caller's transaction, with a history entry
- * (no actor: the payment gateway). False when the booking was not approved (declined, cancelled or
+ * (no actor: the payment gateway); the caller records the event (recordBookingEvent) with the payment. False when the booking was not approved (declined, cancelled or
  * expired meanwhile, the last whether or not the sweeper has recorded it): it is left as it is, and the
  * caller decides what becomes of the money (an expired booking's payment is refunded, decisions §11).
  */

@@ -1,5 +1,6 @@
 import type { BookingStatus } from '../../db/database.ts';
 import type { AuthUser } from '../../http/auth.ts';
+import type { EventType } from '../../outbox/events.ts';
 
 // The booking lifecycle as data (decisions §6). Nothing here touches the database: the service reads
 // this table, and the guarded UPDATE uses `from` as its `status IN (...)` list.
@@ -45,6 +46,16 @@ export const TRANSITIONS = {
   confirm_payment: { actor: 'system', from: ['approved'], to: 'confirmed' },
   expire: { actor: 'system', from: EXPIRING_STATUSES, to: 'expired' },
 } as const satisfies Readonly<Record<BookingAction, Transition>>;
+
+/** The event that reports a booking's arrival in each status (decisions §14). */
+export const STATUS_EVENTS = {
+  requested: 'booking.requested',
+  approved: 'booking.approved',
+  declined: 'booking.declined',
+  cancelled: 'booking.cancelled',
+  confirmed: 'booking.confirmed',
+  expired: 'booking.expired',
+} as const satisfies Record<BookingStatus, EventType>;
 
 /** The actions a party triggers (the others are the payment webhook's). */
 export type PartyAction = {

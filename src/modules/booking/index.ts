@@ -19,6 +19,7 @@ export {
   findBookingForPayment,
   type PaidAmount,
   type Refund,
+  recordBookingEvent,
 } from './booking.service.ts';
 export {
   ACTIVE_STATUSES,

@@ -6,8 +6,6 @@ import { inReadSnapshot, inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { formatDateTime } from '../../lib/datetime.ts';
-import { formatMoney } from '../../lib/money.ts';
 import {
   type BookingForPayment,
   confirmApprovedBooking,
@@ -15,6 +13,7 @@ import {
   partyOf,
 } from '../booking/index.ts';
 import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
+import { recordPaymentEvent, recordRefundEvent, toPayment } from './payment-events.ts';
 import {
   canMovePayment,
   EVENT_STATUS,
@@ -25,35 +24,12 @@ import {
 } from './payment-status.ts';
 import * as repo from './payments.repository.ts';
 import { type RefundRow, refundsOf } from './refunds.repository.ts';
-import {
-  completeRefund,
-  recordGatewayRefund,
-  refundedCents,
-  refundLatePayment,
-  toRefund,
-} from './refunds.service.ts';
+import { completeRefund, recordGatewayRefund, refundLatePayment } from './refunds.service.ts';
 
 export interface PaymentsDeps {
   db: Kysely<Database>;
   clock: Clock;
   gateway: PaymentGateway;
-}
-
-/** A payment as the API shows it, with its refunds (oldest first) and what they have refunded. */
-export function toPayment(row: repo.PaymentRow, refunds: readonly RefundRow[]) {
-  return {
-    id: row.id,
-    booking_id: row.booking_id,
-    gateway_payment_intent_id: row.gateway_payment_intent_id,
-    gateway_charge_id: row.gateway_charge_id,
-    amount: formatMoney(row.amount_cents),
-    currency: row.currency,
-    status: row.status,
-    amount_refunded: formatMoney(refundedCents(refunds)),
-    refunds: refunds.map(toRefund),
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
 }
 
 export interface IntentResult {
@@ -303,7 +279,10 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
       gateway_charge_id: chargeId,
       updated_at: now,
     });
-    if (target === 'refunded') await recordGatewayRefund(trx, updated, now);
+    if (target === 'refunded')
+      for (const refundId of await recordGatewayRefund(trx, updated, now))
+        await recordRefundEvent(trx, refundId, now);
+    if (target === 'failed') await recordPaymentEvent(trx, 'payment.failed', payment.id, now);
     const result: WebhookResult = {
       received: true,
       duplicate: false,
@@ -312,8 +291,11 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
     };
     if (target !== 'succeeded') return { result };
     // A booking declined, cancelled or expired meanwhile stays as it is; the payment records the success and
-    // is refunded (reserved here, with the success, so no crash can lose it).
+    // is refunded (reserved here, with the success, so no crash can lose it). The booking is confirmed
+    // only here, in the success's transaction: no event says confirmed before the payment succeeded.
     const confirmed = await confirmApprovedBooking(trx, payment.booking_id, now);
+    await recordPaymentEvent(trx, 'payment.succeeded', payment.id, now);
+    if (confirmed) await recordPaymentEvent(trx, 'booking.confirmed', payment.id, now);
     const booking = confirmed ? undefined : await findBookingForPayment(trx, payment.booking_id, now);
     return {
       result,

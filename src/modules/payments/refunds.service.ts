@@ -2,7 +2,6 @@ import type { BookingStatus, Db, RefundReason } from '../../db/database.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
-import { formatDateTime } from '../../lib/datetime.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
 import {
   type CancellationRefunds,
@@ -13,6 +12,7 @@ import {
   partyOf,
   type Refund,
 } from '../booking/index.ts';
+import { describeRefund, recordRefundEvent, refundedCents, toRefund } from './payment-events.ts';
 import { canMovePayment, REFUNDABLE_STATUSES, statusAfterRefunds } from './payment-status.ts';
 import * as payments from './payments.repository.ts';
 import type { PaymentsDeps } from './payments.service.ts';
@@ -27,24 +27,6 @@ import * as repo from './refunds.repository.ts';
 // A crash between 2 and 3 leaves a pending row: reconcilePendingRefunds (at start-up) asks the gateway
 // again with the same key, which answers the refund it already made, and a charge.refunded webhook settles
 // it too.
-
-export function toRefund(row: repo.RefundRow): Refund {
-  return {
-    id: row.id,
-    payment_id: row.payment_id,
-    amount: formatMoney(row.amount_cents),
-    currency: row.currency,
-    reason: row.reason,
-    status: row.status,
-    created_at: formatDateTime(row.created_at),
-    updated_at: formatDateTime(row.updated_at),
-  };
-}
-
-/** The cents of a payment's refunds that have succeeded. */
-export function refundedCents(refunds: readonly repo.RefundRow[]): number {
-  return refunds.reduce((sum, r) => (r.status === 'succeeded' ? sum + r.amount_cents : sum), 0);
-}
 
 /** What of a payment no refund has taken or reserved (pending ones hold their amount). */
 function remainingCents(payment: payments.PaymentRow, refunds: readonly repo.RefundRow[]): number {
@@ -127,7 +109,9 @@ export async function completeRefund(deps: PaymentsDeps, refundId: number): Prom
       gateway_refund_id: outcome.refundId,
       updated_at: now,
     });
-    if (settled && outcome.status === 'succeeded') await updateRefundedStatus(trx, payment.id, now);
+    if (!settled || outcome.status !== 'succeeded') return;
+    await updateRefundedStatus(trx, payment.id, now);
+    await recordRefundEvent(trx, refund.id, now);
   });
   const stored = await repo.findRefund(deps.db, refundId);
   if (!stored) throw new Error(`refund ${refundId} not found`);
@@ -160,6 +144,7 @@ export function cancellationRefunds(deps: PaymentsDeps): CancellationRefunds {
       return paid && paidAmount(paid, await repo.refundsOf(db, [paid.id]));
     },
     complete: (refundId) => completeRefund(deps, refundId),
+    describe: describeRefund,
   };
 }
 
@@ -214,16 +199,25 @@ export async function refundLatePayment(
 
 /**
  * charge.refunded: the gateway says the whole charge is refunded. Pending refunds are recorded as
- * succeeded (the gateway made them), and what still remains becomes one refund with reason gateway.
+ * succeeded (the gateway made them), and what still remains becomes one refund with reason gateway. The
+ * ids of the refunds that succeeded here.
  */
-export async function recordGatewayRefund(trx: Db, payment: payments.PaymentRow, now: number): Promise<void> {
+export async function recordGatewayRefund(
+  trx: Db,
+  payment: payments.PaymentRow,
+  now: number,
+): Promise<number[]> {
+  const succeeded: number[] = [];
   const refunds = await repo.refundsOf(trx, [payment.id]);
   for (const r of refunds)
-    if (r.status === 'pending')
-      await repo.settlePendingRefund(trx, r.id, { status: 'succeeded', updated_at: now });
+    if (
+      r.status === 'pending' &&
+      (await repo.settlePendingRefund(trx, r.id, { status: 'succeeded', updated_at: now }))
+    )
+      succeeded.push(r.id);
   const left = payment.amount_cents - refundedCents(await repo.refundsOf(trx, [payment.id]));
-  if (left <= 0) return;
-  await repo.insertRefund(trx, {
+  if (left <= 0) return succeeded;
+  const gatewayRefund = await repo.insertRefund(trx, {
     payment_id: payment.id,
     amount_cents: left,
     currency: payment.currency,
@@ -233,6 +227,7 @@ export async function recordGatewayRefund(trx: Db, payment: payments.PaymentRow,
     created_at: now,
     updated_at: now,
   });
+  return [...succeeded, gatewayRefund];
 }
 
 export interface VendorRefundInput {
