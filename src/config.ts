@@ -42,6 +42,15 @@ export interface Config {
    * on by default, off when NODE_ENV=production unless MOCK_CHECKOUT says otherwise.
    */
   mockCheckout: boolean;
+  /**
+   * How often each server process's outbox worker looks for events to fan out and deliveries due
+   * (0: this process delivers nothing; the events wait in the database for a process that does).
+   */
+  notificationPollIntervalMs: number;
+  /** how long a claimed delivery attempt is held before another process may try it again (after a crash) */
+  notificationClaimTimeoutMs: number;
+  /** seconds before each retry of a failed delivery; one failure more than its length fails it for good */
+  webhookRetrySchedule: number[];
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +113,16 @@ function trustProxy(env: Env): boolean | string | number {
   return raw; // comma-separated addresses or CIDR ranges, as Fastify takes them
 }
 
+/** Comma-separated whole seconds, e.g. "5,300,1800". */
+function secondsList(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (!parts.every((p) => /^\d+$/.test(p) && Number(p) <= 7 * 24 * 3600))
+    fail(name, `must be comma-separated whole seconds of at most a week each, got "${raw}"`);
+  return parts.map(Number);
+}
+
 function rateLimit(env: Env, name: string, fallback: number): RateLimit {
   return { max: integer(env, name, fallback, 1, 1_000_000), windowMs: 60_000 };
 }
@@ -148,6 +167,14 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mediaDir: resolve(env.MEDIA_DIR?.trim() || './data/media'),
     mockCheckout: boolean(env, 'MOCK_CHECKOUT', nodeEnv !== 'production'),
+    notificationPollIntervalMs: integer(env, 'NOTIFICATION_POLL_INTERVAL_MS', 1000, 0, 60_000),
+    // above the webhook's 10-second timeout, so a claim never runs out while its send can still succeed
+    notificationClaimTimeoutMs: integer(env, 'NOTIFICATION_CLAIM_TIMEOUT_MS', 60_000, 1000, 3_600_000),
+    webhookRetrySchedule: secondsList(
+      env,
+      'WEBHOOK_RETRY_SCHEDULE',
+      [5, 300, 1800, 7200, 18000, 36000, 36000],
+    ),
   };
   if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
     fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');
