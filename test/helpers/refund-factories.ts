@@ -13,6 +13,8 @@ export interface BookingSetup {
   startsInHours?: number;
   /** how far to take it: requested, approved (with an open intent) or paid (default) */
   until?: 'requested' | 'approved' | 'paid';
+  /** the item's vendor (default: a new one) */
+  vendor?: Account;
 }
 
 export interface BookedFixture {
@@ -32,7 +34,7 @@ export interface BookedFixture {
 /** A new vendor's one-day item, a new customer's booking of it, taken as far as `until` says. */
 export async function bookedFixture(t: TestApp, setup: BookingSetup = {}): Promise<BookedFixture> {
   const api = injector(t.app);
-  const vendor = await registerVendor(t.app);
+  const vendor = setup.vendor ?? (await registerVendor(t.app));
   const customer = await registerCustomer(t.app);
   const item = await createEquipment(t.app, vendor, {
     price_per_day: setup.price ?? '50.00',
