@@ -39,20 +39,25 @@ export interface MailerOptions {
   mailDir: string;
   /** the message's Date header and the file's time */
   clock?: Clock;
+  /** the longest one SMTP send may take (default MAIL_SEND_TIMEOUT_MS) */
+  sendTimeoutMs?: number;
 }
 
 export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl === null ? fileMailer(options) : smtpMailer(options.smtpUrl, options);
 }
 
-function smtpMailer(url: string, { from, clock = systemClock }: MailerOptions): Mailer {
+function smtpMailer(
+  url: string,
+  { from, clock = systemClock, sendTimeoutMs = MAIL_SEND_TIMEOUT_MS }: MailerOptions,
+): Mailer {
   // nodemailer's own waits run to minutes; each phase gets the whole send's bound instead, and the send
   // as a whole is cut off by its signal
   const transport = createTransport({
     url,
-    connectionTimeout: MAIL_SEND_TIMEOUT_MS,
-    greetingTimeout: MAIL_SEND_TIMEOUT_MS,
-    socketTimeout: MAIL_SEND_TIMEOUT_MS,
+    connectionTimeout: sendTimeoutMs,
+    greetingTimeout: sendTimeoutMs,
+    socketTimeout: sendTimeoutMs,
   });
   return {
     async send(message) {
@@ -60,7 +65,7 @@ function smtpMailer(url: string, { from, clock = systemClock }: MailerOptions): 
         ...message,
         from,
         date: clock.now(),
-        signal: AbortSignal.timeout(MAIL_SEND_TIMEOUT_MS),
+        signal: AbortSignal.timeout(sendTimeoutMs),
       });
       return { messageId: info.messageId, file: null };
     },

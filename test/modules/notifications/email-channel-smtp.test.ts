@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -250,6 +250,31 @@ describe('email channel over SMTP', () => {
       expect(outcome.error).toMatch(/ECONNREFUSED/);
     } finally {
       downMailer.close();
+    }
+  });
+
+  it('gives up on a mail server that never answers within the send timeout', async () => {
+    // a listener that accepts the connection and never sends the SMTP greeting
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const slowMailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: FROM,
+      mailDir: '/nonexistent',
+      sendTimeoutMs: 300,
+    });
+    try {
+      const started = Date.now();
+      const outcome = await createEmailChannel({ mailer: slowMailer, publicUrl: PUBLIC_URL }).send(
+        mailAttempt(bookingEvent('booking.approved'), 'customer', CUSTOMER_EMAIL),
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(outcome).toMatchObject({ delivered: false, statusCode: null });
+      expect(outcome.error).toMatch(/timeout|timed out|aborted/i);
+    } finally {
+      slowMailer.close();
+      silent.close();
     }
   });
 
