@@ -21,6 +21,7 @@ ENV NODE_ENV=production \
     PORT=8000 \
     DATABASE_URL=sqlite:/data/app.sqlite \
     MEDIA_DIR=/data/media \
+    MAIL_DIR=/data/mail \
     NODE_COMPILE_CACHE=/tmp/node-compile-cache \
     MALLOC_ARENA_MAX=1
 WORKDIR /app

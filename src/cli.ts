@@ -6,6 +6,7 @@ import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { createStaff } from './modules/accounts/index.ts';
 import { expireLapsedBookings } from './modules/booking/index.ts';
+import { findMail, listMail } from './modules/notifications/index.ts';
 import { type GatewayOutcome, OUTCOME_EVENTS } from './modules/payments/index.ts';
 import { benchDataPresent, checkSeedSizes, SEED_DEFAULTS, seedBench } from './tools/seed-bench.ts';
 import { simulatePayment } from './tools/simulate-payment.ts';
@@ -21,6 +22,8 @@ Commands:
   simulate-payment <payment id> --outcome succeeded|failed|processing|refunded [--url http://127.0.0.1:8000]
                                             send the gateway's webhook for a payment to a running server,
                                             signed with PAYMENT_WEBHOOK_SECRET when it is set
+  mail list                                 the messages written under MAIL_DIR (no SMTP_URL), newest first
+  mail show <file name or number>           one of them: its headers and its text (1 = the newest)
   seed-bench [--vendors 200 --items 20000 --adventures 20000 --clicks 1000000 --bookings 100000
               --customers 1000]             fill the database with the benchmark's data set
 `;
@@ -86,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
         console.log(`${result.status} ${JSON.stringify(result.body)}`);
         return result.status === 200 ? 0 : 1;
       }
+      case 'mail':
+        return await mailCommand(config.mailDir, positionals);
       case 'seed-bench': {
         const sizes = Object.fromEntries(
           Object.entries(SEED_DEFAULTS).map(([name, fallback]) => {
@@ -129,6 +134,38 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await handle.close();
   }
+}
+
+async function mailCommand(dir: string, [subcommand, target]: string[]): Promise<number> {
+  if (subcommand === 'list') {
+    const messages = await listMail(dir);
+    if (!messages.length) console.log(`no mail in ${dir}`);
+    messages.forEach((m, i) => {
+      console.log(
+        [String(i + 1).padStart(3), m.date?.toISOString() ?? '-', m.to, m.subject, m.file].join('  '),
+      );
+    });
+    return 0;
+  }
+  if (subcommand === 'show' && target) {
+    const message = await findMail(dir, target);
+    if (!message) {
+      console.error(`mail show: no message ${target} in ${dir}`);
+      return 1;
+    }
+    console.log(`File: ${message.file}`);
+    console.log(`Date: ${message.date?.toISOString() ?? '-'}`);
+    console.log(`From: ${message.from}`);
+    console.log(`To: ${message.to}`);
+    console.log(`Subject: ${message.subject}`);
+    console.log(`Message-ID: ${message.messageId}`);
+    console.log('');
+    console.log(message.text);
+    return 0;
+  }
+  console.error('mail needs list, or show <file name or number>');
+  console.error(USAGE);
+  return 2;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -51,6 +51,14 @@ export interface Config {
   notificationClaimTimeoutMs: number;
   /** seconds before each retry of a failed delivery; one failure more than its length fails it for good */
   webhookRetrySchedule: number[];
+  /** the mail server (`smtp://` or `smtps://user:pass@host:port`); null: each message is a file in mailDir */
+  smtpUrl: string | null;
+  /** the From of every message: an address, or a name and <address> */
+  mailFrom: string;
+  /** where messages are written as .eml files when there is no SMTP_URL, created when missing */
+  mailDir: string;
+  /** the web app's origin (no trailing slash), for the links in mail */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -123,6 +131,45 @@ function secondsList(env: Env, name: string, fallback: number[]): number[] {
   return parts.map(Number);
 }
 
+function smtpUrl(env: Env): string | null {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return null;
+  // the message never repeats the value: it may hold the mail server's password
+  const expected = 'must be smtp://host:port or smtps://user:password@host:port';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail('SMTP_URL', expected);
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) fail('SMTP_URL', expected);
+  return raw;
+}
+
+// local@domain, or Name <local@domain>; no line breaks, as the value becomes a header of every message
+const MAIL_FROM = /^(?:[^\s<>@"]+@[^\s<>@"]+|[^<>\r\n]*<[^\s<>@"]+@[^\s<>@"]+>)$/;
+
+function mailFrom(env: Env): string {
+  const raw = env.MAIL_FROM?.trim() || 'Waterbook <no-reply@localhost>';
+  if (!MAIL_FROM.test(raw)) fail('MAIL_FROM', `must be an address or Name <address>, got "${raw}"`);
+  return raw;
+}
+
+function publicUrl(env: Env, port: number): string {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return `http://localhost:${port}`;
+  const expected = `must be the web app's origin, such as https://book.example, got "${raw}"`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail('PUBLIC_URL', expected);
+  }
+  const plainOrigin = !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !plainOrigin) fail('PUBLIC_URL', expected);
+  return url.origin;
+}
+
 function rateLimit(env: Env, name: string, fallback: number): RateLimit {
   return { max: integer(env, name, fallback, 1, 1_000_000), windowMs: 60_000 };
 }
@@ -143,9 +190,10 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  const port = integer(env, 'PORT', 8000, 0, 65535);
   const config: Config = {
     nodeEnv,
-    port: integer(env, 'PORT', 8000, 0, 65535),
+    port,
     host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl: databaseUrl(env),
     jwtSecret: secret(env, 'JWT_SECRET'),
@@ -175,6 +223,10 @@ export function loadConfig(env: Env = process.env): Config {
       'WEBHOOK_RETRY_SCHEDULE',
       [5, 300, 1800, 7200, 18000, 36000, 36000],
     ),
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env),
+    mailDir: resolve(env.MAIL_DIR?.trim() || './data/mail'),
+    publicUrl: publicUrl(env, port),
   };
   if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
     fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');

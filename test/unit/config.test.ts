@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 
@@ -20,6 +21,10 @@ describe('loadConfig', () => {
       pgPoolSize: 10,
       rateLimits: { login: { max: 10 }, refresh: { max: 10 }, register: { max: 5 } },
       mockCheckout: true,
+      smtpUrl: null,
+      mailFrom: 'Waterbook <no-reply@localhost>',
+      mailDir: resolve('./data/mail'),
+      publicUrl: 'http://localhost:8000',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -77,5 +82,49 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'production' }, /^PAYMENT_WEBHOOK_SECRET: /],
   ])('names the bad variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads the mail settings, the public URL following PORT unless set', () => {
+    expect(
+      loadConfig({
+        SMTP_URL: 'smtps://mailer:pw@smtp.example:465',
+        MAIL_FROM: 'Waterbook Bookings <bookings@waterbook.example>',
+        MAIL_DIR: '/var/mail/waterbook',
+        PUBLIC_URL: 'https://book.example/',
+      }),
+    ).toMatchObject({
+      smtpUrl: 'smtps://mailer:pw@smtp.example:465',
+      mailFrom: 'Waterbook Bookings <bookings@waterbook.example>',
+      mailDir: '/var/mail/waterbook',
+      publicUrl: 'https://book.example',
+    });
+    expect(
+      loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'bookings@waterbook.example' }),
+    ).toMatchObject({
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      mailFrom: 'bookings@waterbook.example',
+    });
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+  });
+
+  it.each([
+    [{ SMTP_URL: 'http://smtp.example' }, /^SMTP_URL: /],
+    [{ SMTP_URL: 'smtp:' }, /^SMTP_URL: /],
+    [{ SMTP_URL: 'not a url' }, /^SMTP_URL: /],
+    [{ MAIL_FROM: 'nobody' }, /^MAIL_FROM: /],
+    [{ MAIL_FROM: 'Waterbook <nobody>' }, /^MAIL_FROM: /],
+    [{ MAIL_FROM: 'a@b.example\r\nBcc: c@d.example' }, /^MAIL_FROM: /],
+    [{ PUBLIC_URL: 'ftp://book.example' }, /^PUBLIC_URL: /],
+    [{ PUBLIC_URL: 'https://book.example/app' }, /^PUBLIC_URL: /],
+    [{ PUBLIC_URL: 'https://book.example/?ref=mail' }, /^PUBLIC_URL: /],
+    [{ PUBLIC_URL: 'book.example' }, /^PUBLIC_URL: /],
+  ])('names the bad mail setting: %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never repeats a refused SMTP_URL, which may hold a password', () => {
+    expect(() => loadConfig({ SMTP_URL: 'http://mailer:s3cret-pass@smtp.example' })).toThrow(
+      /^SMTP_URL: must be smtp:\/\/host:port or smtps:\/\/user:password@host:port$/,
+    );
   });
 });

@@ -1,0 +1,13 @@
+// The notifications module's interface for the rest of the service (app, server, cli).
+
+export { createEmailChannel } from './email-channel.ts';
+export { findMail, listMail, type StoredMail } from './mail-files.ts';
+export {
+  type BookingEventData,
+  type BookingMailRole,
+  bookingMail,
+  MAIL_RECIPIENTS,
+  type MailBooking,
+  passwordResetMail,
+} from './mail-messages.ts';
+export { createMailer, MAIL_SEND_TIMEOUT_MS, type Mailer, type MailMessage } from './mailer.ts';

@@ -1,0 +1,87 @@
+import { createTransport } from 'nodemailer';
+import { type Clock, systemClock } from '../../lib/clock.ts';
+import { writeMailFile } from './mail-files.ts';
+
+// Sending mail (decisions §14): over SMTP_URL, or, with no SMTP_URL (development), as .eml files under
+// MAIL_DIR. The outbox worker decides when to send and retries; the mailer sends one message once.
+
+/** One message to one address: a plain-text part and an HTML part of the same content. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface SentMail {
+  messageId: string;
+  /** the .eml file's name under MAIL_DIR; null when the message went to the SMTP server */
+  file: string | null;
+}
+
+export interface Mailer {
+  /** Sends the message; rejects with the transport's error (an SMTP reply code in `responseCode`). */
+  send(message: MailMessage): Promise<SentMail>;
+  close(): void;
+}
+
+/**
+ * The longest one send may take, connecting included: the outbox worker's claim on a mail delivery must
+ * outlast it, so that no second process sends the same attempt while this one still may.
+ */
+export const MAIL_SEND_TIMEOUT_MS = 10_000;
+
+export interface MailerOptions {
+  /** smtp:// or smtps:// URL (config SMTP_URL); null writes files into `mailDir` instead */
+  smtpUrl: string | null;
+  /** the From of every message (config MAIL_FROM) */
+  from: string;
+  mailDir: string;
+  /** the message's Date header and the file's time */
+  clock?: Clock;
+  /** the longest one SMTP send may take (default MAIL_SEND_TIMEOUT_MS) */
+  sendTimeoutMs?: number;
+}
+
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl === null ? fileMailer(options) : smtpMailer(options.smtpUrl, options);
+}
+
+function smtpMailer(
+  url: string,
+  { from, clock = systemClock, sendTimeoutMs = MAIL_SEND_TIMEOUT_MS }: MailerOptions,
+): Mailer {
+  // nodemailer's own waits run to minutes; each phase gets the whole send's bound instead, and the send
+  // as a whole is cut off by its signal
+  const transport = createTransport({
+    url,
+    connectionTimeout: sendTimeoutMs,
+    greetingTimeout: sendTimeoutMs,
+    socketTimeout: sendTimeoutMs,
+  });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({
+        ...message,
+        from,
+        date: clock.now(),
+        signal: AbortSignal.timeout(sendTimeoutMs),
+      });
+      return { messageId: info.messageId, file: null };
+    },
+    close: () => transport.close(),
+  };
+}
+
+function fileMailer({ from, mailDir, clock = systemClock }: MailerOptions): Mailer {
+  const transport = createTransport({ streamTransport: true, buffer: true });
+  return {
+    async send(message) {
+      const date = clock.now();
+      const info = await transport.sendMail({ ...message, from, date });
+      const file = await writeMailFile(mailDir, info.message as Buffer, date, info.messageId);
+      return { messageId: info.messageId, file };
+    },
+    close: () => transport.close(),
+  };
+}
