@@ -62,7 +62,7 @@ const endpointNotFound = () => notFound('Webhook endpoint not found.');
 
 /**
  * The URL as given (trimmed), once it is http(s), carries no credentials, and its host is and resolves
- * to public addresses only (unless allowPrivateUrls). The webhook channel checks the host again at every
+ * to public addresses only (with allowPrivateUrls, any host). The webhook channel checks the host again at every
  * send: what a name resolves to may change after this check.
  */
 async function checkedUrl(deps: EndpointsDeps, raw: string): Promise<string> {
@@ -77,12 +77,11 @@ async function checkedUrl(deps: EndpointsDeps, raw: string): Promise<string> {
     throw invalidFields({ url: 'The URL must start with http:// or https://.' });
   if (url.username || url.password)
     throw invalidFields({ url: 'The URL must not contain a user name or password.' });
-  const host = await hostAddresses(url.hostname, {
-    allowPrivate: deps.allowPrivateUrls,
-    resolve: deps.resolveHost,
-  });
+  // every address is allowed: no name needs resolving here (the channel resolves it at each send)
+  if (deps.allowPrivateUrls) return text;
+  const host = await hostAddresses(url.hostname, { allowPrivate: false, resolve: deps.resolveHost });
   if ('unresolved' in host)
-    throw invalidFields({ url: `The host name could not be resolved: ${host.unresolved}.` });
+    throw invalidFields({ url: `The host name ${url.hostname} could not be resolved.` });
   if ('refused' in host)
     throw invalidFields({
       url: `The URL's host must be a public address: ${host.refused}.`,

@@ -316,11 +316,11 @@ describe('SSRF guard of the endpoints API', () => {
     expect(got.json().url).toBe('https://hooks.example.com/ok');
   });
 
-  it('accepts them all with WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
+  it('accepts them all, and names it cannot resolve, with WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
     const local = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, resolveHost });
     try {
       const owner = await registerVendor(local.app);
-      for (const [url] of NON_PUBLIC) {
+      for (const url of [...NON_PUBLIC.map(([url]) => url), 'http://receiver.invalid:8080/hook']) {
         const endpoint = await createEndpoint(local.app, owner, { url });
         expect(endpoint.url).toBe(url);
       }
