@@ -74,6 +74,31 @@ export async function updateVendorEndpoint(
     .executeTakeFirst();
 }
 
+/**
+ * Puts `secret` in place of the endpoint's secret, which becomes its previous secret until
+ * `previousExpiresAt`, in one statement: of two rotations at once, the later one keeps the earlier one's
+ * secret as its previous, never a secret nobody was shown.
+ */
+export async function rotateVendorEndpointSecret(
+  db: Db,
+  vendorId: number,
+  id: number,
+  values: { secret: string; previousExpiresAt: number; now: number },
+): Promise<EndpointRow | undefined> {
+  return db
+    .updateTable('notification_endpoints')
+    .set((eb) => ({
+      previous_secret: eb.ref('secret'),
+      previous_secret_expires_at: values.previousExpiresAt,
+      secret: values.secret,
+      updated_at: values.now,
+    }))
+    .where('id', '=', id)
+    .where('vendor_id', '=', vendorId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 /** Deletes the endpoint; its deliveries go with it (foreign key cascade). */
 export async function deleteVendorEndpoint(db: Db, vendorId: number, id: number): Promise<boolean> {
   const result = await db

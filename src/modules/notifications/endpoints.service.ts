@@ -182,14 +182,11 @@ export async function rotateSecret(
   vendorId: number,
   id: number,
 ): Promise<EndpointWithSecret> {
-  const current = await repo.findVendorEndpoint(deps.db, vendorId, id);
-  if (!current) throw endpointNotFound();
   const now = deps.clock.now().getTime();
-  const row = await repo.updateVendorEndpoint(deps.db, vendorId, id, {
+  const row = await repo.rotateVendorEndpointSecret(deps.db, vendorId, id, {
     secret: newWebhookSecret(),
-    previous_secret: current.secret,
-    previous_secret_expires_at: now + PREVIOUS_SECRET_GRACE_MS,
-    updated_at: now,
+    previousExpiresAt: now + PREVIOUS_SECRET_GRACE_MS,
+    now,
   });
   if (!row) throw endpointNotFound();
   return { ...toEndpoint(row), secret: row.secret };

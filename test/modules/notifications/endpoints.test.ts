@@ -363,6 +363,20 @@ describe('secret rotation', () => {
     expect(row.previous_secret_expires_at).toBe(t.clock.now().getTime() + 24 * HOUR);
     const got = await api({ method: 'GET', url: `${ENDPOINTS}${endpoint.id}/`, token: vendor.token });
     expect(got.body).not.toContain('whsec_');
+
+    // a second rotation keeps the first one's secret beside it; the original secret is dropped
+    const again = await api({
+      method: 'POST',
+      url: `${ENDPOINTS}${endpoint.id}/rotate-secret/`,
+      token: vendor.token,
+    });
+    expect(again.statusCode).toBe(201);
+    const after = await t.db
+      .selectFrom('notification_endpoints')
+      .select(['secret', 'previous_secret'])
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ secret: again.json().secret, previous_secret: secret });
   });
 });
 
