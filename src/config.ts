@@ -59,6 +59,11 @@ export interface Config {
   mailDir: string;
   /** the web app's origin (no trailing slash), for the links in mail */
   publicUrl: string;
+  /**
+   * Webhook endpoints may be (and resolve to) loopback, private, link-local and other non-public addresses
+   * (decisions §14): for development and tests with a local receiver; never in production.
+   */
+  webhookAllowPrivateUrls: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -227,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: mailFrom(env),
     mailDir: resolve(env.MAIL_DIR?.trim() || './data/mail'),
     publicUrl: publicUrl(env, port),
+    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
   };
   if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
     fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');
