@@ -49,6 +49,9 @@ export function LogInPage() {
           Log in
         </button>
         <p>
+          <a href="/forgot-password">Forgot password?</a>
+        </p>
+        <p>
           New here?{' '}
           <a href={`/signup${query.next ? `?next=${encodeURIComponent(query.next)}` : ''}`}>Sign up</a>
         </p>

@@ -1,0 +1,167 @@
+// The signed-in user's own account (decisions §15): name and phone, and the password. A password change
+// revokes every refresh token of the user, the web session's cookie too, so the page says so and logs out
+// rather than pretend the session goes on.
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, call } from '../api.ts';
+import { type User, useSession } from '../session.tsx';
+import { ErrorMessage, Field, fieldErrors, Loading, Notice, Page } from '../ui.tsx';
+
+function ProfileForm({ user }: { user: User }) {
+  const session = useSession();
+  const [firstName, setFirstName] = useState(user.first_name);
+  const [lastName, setLastName] = useState(user.last_name);
+  const [phone, setPhone] = useState(user.phone_number);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const errors = fieldErrors(error);
+  const edit = (set: (value: string) => void) => (value: string) => {
+    setSaved(false);
+    set(value);
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await call(() =>
+        api.PATCH('/api/v1/accounts/me/', {
+          body: { first_name: firstName, last_name: lastName, phone_number: phone },
+        }),
+      );
+      await session.reload();
+      setSaved(true);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="stack narrow" onSubmit={submit} aria-labelledby="profile-title">
+      <h2 id="profile-title">Profile</h2>
+      <p>
+        Email: <strong>{user.email}</strong>
+      </p>
+      <ErrorMessage error={error} />
+      <Field
+        label="First name"
+        autoComplete="given-name"
+        maxLength={150}
+        value={firstName}
+        onValue={edit(setFirstName)}
+        error={errors.first_name}
+      />
+      <Field
+        label="Last name"
+        autoComplete="family-name"
+        maxLength={150}
+        value={lastName}
+        onValue={edit(setLastName)}
+        error={errors.last_name}
+      />
+      <Field
+        label="Phone"
+        type="tel"
+        autoComplete="tel"
+        maxLength={40}
+        value={phone}
+        onValue={edit(setPhone)}
+        error={errors.phone_number}
+      />
+      {saved && <Notice>Profile saved.</Notice>}
+      <button type="submit" class="button primary" disabled={busy}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+function PasswordForm({ onChanged }: { onChanged: () => void }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const errors = fieldErrors(error);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await call(() =>
+        api.POST('/api/v1/accounts/password/change/', {
+          body: { current_password: current, new_password: next },
+        }),
+      );
+      onChanged();
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="stack narrow" onSubmit={submit} aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      <ErrorMessage error={error} />
+      <Field
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={current}
+        onValue={setCurrent}
+        error={errors.current_password}
+      />
+      <Field
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={next}
+        onValue={setNext}
+        error={errors.new_password}
+        hint="At least 8 characters. Changing it logs you out everywhere."
+      />
+      <button type="submit" class="button primary" disabled={busy}>
+        Change password
+      </button>
+    </form>
+  );
+}
+
+export function AccountPage() {
+  const session = useSession();
+  const { user } = session;
+  const { route } = useLocation();
+  const [passwordChanged, setPasswordChanged] = useState(false);
+  useEffect(() => {
+    if (user === null && !passwordChanged) route(`/login?next=${encodeURIComponent('/account')}`, true);
+  }, [user, passwordChanged, route]);
+
+  if (passwordChanged)
+    return (
+      <Page title="Account">
+        <Notice>
+          Password changed. Please log in again. <a href="/login?next=%2Faccount">Log in</a>
+        </Notice>
+      </Page>
+    );
+  if (!user) return <Loading />;
+  return (
+    <Page title="Account">
+      <ProfileForm user={user} />
+      <PasswordForm
+        onChanged={() => {
+          setPasswordChanged(true);
+          // every session of the user has just been revoked: end this page's too
+          void session.logOut();
+        }}
+      />
+    </Page>
+  );
+}

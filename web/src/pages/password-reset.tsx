@@ -1,0 +1,130 @@
+// Forgotten passwords (decisions §15): asking for a reset link by email, and setting a new password with
+// the link's token. The request's answer is the same for every address, so this page says nothing about
+// whether an account exists.
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, call } from '../api.ts';
+import { ErrorMessage, Field, fieldErrors, Notice, Page } from '../ui.tsx';
+
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const errors = fieldErrors(error);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await call(() => api.POST('/api/v1/accounts/password/reset/', { body: { email } }));
+      setSent(answer.detail);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page title="Forgot password">
+      {sent ? (
+        <Notice>{sent}</Notice>
+      ) : (
+        <form class="stack narrow" onSubmit={submit}>
+          <p>Enter the email of your account and we send you a link to set a new password.</p>
+          <ErrorMessage error={error} />
+          <Field
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onValue={setEmail}
+            error={errors.email}
+          />
+          <button type="submit" class="button primary" disabled={busy}>
+            Send reset link
+          </button>
+        </form>
+      )}
+      <p>
+        <a href="/login">Back to log in</a>
+      </p>
+    </Page>
+  );
+}
+
+export function ResetPasswordPage() {
+  const { query } = useLocation();
+  const token = query.token ?? '';
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const errors = fieldErrors(error);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await call(() =>
+        api.POST('/api/v1/accounts/password/reset/confirm/', {
+          body: { token, new_password: password },
+        }),
+      );
+      setDone(true);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (done)
+    return (
+      <Page title="Reset your password">
+        <Notice>
+          Your new password is set. <a href="/login">Log in</a>
+        </Notice>
+      </Page>
+    );
+  if (!token)
+    return (
+      <Page title="Reset your password">
+        <p>
+          This page needs the link from the reset mail. <a href="/forgot-password">Ask for a new link</a>
+        </p>
+      </Page>
+    );
+  // a refused token is the link's fault, not the form's: say so and offer a new link
+  const tokenRefused = errors.token;
+  return (
+    <Page title="Reset your password">
+      <form class="stack narrow" onSubmit={submit}>
+        {tokenRefused ? (
+          <p class="alert alert-error" role="alert">
+            {tokenRefused.join(' ')} <a href="/forgot-password">Ask for a new link</a>
+          </p>
+        ) : (
+          <ErrorMessage error={error} />
+        )}
+        <Field
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onValue={setPassword}
+          error={errors.new_password}
+          hint="At least 8 characters."
+        />
+        <button type="submit" class="button primary" disabled={busy}>
+          Set new password
+        </button>
+      </form>
+    </Page>
+  );
+}
