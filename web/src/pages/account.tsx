@@ -5,48 +5,36 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api.ts';
 import { type User, useSession } from '../session.tsx';
-import { ErrorMessage, Field, fieldErrors, Loading, Notice, Page } from '../ui.tsx';
+import { ErrorMessage, Field, fieldErrors, Loading, Notice, onSubmitRun, Page, useAction } from '../ui.tsx';
 
 function ProfileForm({ user }: { user: User }) {
   const session = useSession();
   const [firstName, setFirstName] = useState(user.first_name);
   const [lastName, setLastName] = useState(user.last_name);
   const [phone, setPhone] = useState(user.phone_number);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const errors = fieldErrors(error);
+  const save = useAction(async () => {
+    await call(() =>
+      api.PATCH('/api/v1/accounts/me/', {
+        body: { first_name: firstName, last_name: lastName, phone_number: phone },
+      }),
+    );
+    await session.reload();
+    setSaved(true);
+  });
+  const errors = fieldErrors(save.error);
   const edit = (set: (value: string) => void) => (value: string) => {
     setSaved(false);
     set(value);
   };
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await call(() =>
-        api.PATCH('/api/v1/accounts/me/', {
-          body: { first_name: firstName, last_name: lastName, phone_number: phone },
-        }),
-      );
-      await session.reload();
-      setSaved(true);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form class="stack narrow" onSubmit={submit} aria-labelledby="profile-title">
+    <form class="stack narrow" onSubmit={onSubmitRun(save.run)} aria-labelledby="profile-title">
       <h2 id="profile-title">Profile</h2>
       <p>
         Email: <strong>{user.email}</strong>
       </p>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={save.error} />
       <Field
         label="First name"
         autoComplete="given-name"
@@ -73,7 +61,7 @@ function ProfileForm({ user }: { user: User }) {
         error={errors.phone_number}
       />
       {saved && <Notice>Profile saved.</Notice>}
-      <button type="submit" class="button primary" disabled={busy}>
+      <button type="submit" class="button primary" disabled={save.busy}>
         Save
       </button>
     </form>
@@ -83,31 +71,20 @@ function ProfileForm({ user }: { user: User }) {
 function PasswordForm({ onChanged }: { onChanged: () => void }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const errors = fieldErrors(error);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await call(() =>
-        api.POST('/api/v1/accounts/password/change/', {
-          body: { current_password: current, new_password: next },
-        }),
-      );
-      onChanged();
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
-  };
+  const change = useAction(async () => {
+    await call(() =>
+      api.POST('/api/v1/accounts/password/change/', {
+        body: { current_password: current, new_password: next },
+      }),
+    );
+    onChanged();
+  });
+  const errors = fieldErrors(change.error);
 
   return (
-    <form class="stack narrow" onSubmit={submit} aria-labelledby="password-title">
+    <form class="stack narrow" onSubmit={onSubmitRun(change.run)} aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={change.error} />
       <Field
         label="Current password"
         type="password"
@@ -127,7 +104,7 @@ function PasswordForm({ onChanged }: { onChanged: () => void }) {
         error={errors.new_password}
         hint="At least 8 characters. Changing it logs you out everywhere."
       />
-      <button type="submit" class="button primary" disabled={busy}>
+      <button type="submit" class="button primary" disabled={change.busy}>
         Change password
       </button>
     </form>

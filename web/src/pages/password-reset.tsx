@@ -4,37 +4,25 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api.ts';
-import { ErrorMessage, Field, fieldErrors, Notice, Page } from '../ui.tsx';
+import { ErrorMessage, Field, fieldErrors, Notice, onSubmitRun, Page, useAction } from '../ui.tsx';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const errors = fieldErrors(error);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await call(() => api.POST('/api/v1/accounts/password/reset/', { body: { email } }));
-      setSent(answer.detail);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const send = useAction(async () => {
+    const answer = await call(() => api.POST('/api/v1/accounts/password/reset/', { body: { email } }));
+    setSent(answer.detail);
+  });
+  const errors = fieldErrors(send.error);
 
   return (
     <Page title="Forgot password">
       {sent ? (
         <Notice>{sent}</Notice>
       ) : (
-        <form class="stack narrow" onSubmit={submit}>
+        <form class="stack narrow" onSubmit={onSubmitRun(send.run)}>
           <p>Enter the email of your account and we send you a link to set a new password.</p>
-          <ErrorMessage error={error} />
+          <ErrorMessage error={send.error} />
           <Field
             label="Email"
             type="email"
@@ -44,7 +32,7 @@ export function ForgotPasswordPage() {
             onValue={setEmail}
             error={errors.email}
           />
-          <button type="submit" class="button primary" disabled={busy}>
+          <button type="submit" class="button primary" disabled={send.busy}>
             Send reset link
           </button>
         </form>
@@ -61,27 +49,13 @@ export function ResetPasswordPage() {
   const token = query.token ?? '';
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const errors = fieldErrors(error);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await call(() =>
-        api.POST('/api/v1/accounts/password/reset/confirm/', {
-          body: { token, new_password: password },
-        }),
-      );
-      setDone(true);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const confirm = useAction(async () => {
+    await call(() =>
+      api.POST('/api/v1/accounts/password/reset/confirm/', { body: { token, new_password: password } }),
+    );
+    setDone(true);
+  });
+  const errors = fieldErrors(confirm.error);
 
   if (done)
     return (
@@ -103,13 +77,13 @@ export function ResetPasswordPage() {
   const tokenRefused = errors.token;
   return (
     <Page title="Reset your password">
-      <form class="stack narrow" onSubmit={submit}>
+      <form class="stack narrow" onSubmit={onSubmitRun(confirm.run)}>
         {tokenRefused ? (
           <p class="alert alert-error" role="alert">
             {tokenRefused.join(' ')} <a href="/forgot-password">Ask for a new link</a>
           </p>
         ) : (
-          <ErrorMessage error={error} />
+          <ErrorMessage error={confirm.error} />
         )}
         <Field
           label="New password"
@@ -121,7 +95,7 @@ export function ResetPasswordPage() {
           error={errors.new_password}
           hint="At least 8 characters."
         />
-        <button type="submit" class="button primary" disabled={busy}>
+        <button type="submit" class="button primary" disabled={confirm.busy}>
           Set new password
         </button>
       </form>
