@@ -34,6 +34,7 @@ import {
 } from './modules/booking/index.ts';
 import { catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
+import { endpointsRoutes, type HostResolver, lookupHost } from './modules/notifications/index.ts';
 import {
   cancellationRefunds,
   MockGateway,
@@ -48,6 +49,8 @@ export interface AppDeps {
   /** connection-pool figures for /metrics (PostgreSQL) */
   poolStats?: () => PoolStats;
   gateway?: PaymentGateway;
+  /** how webhook endpoints' host names are resolved for the SSRF check (tests inject one) */
+  resolveHost?: HostResolver;
 }
 
 declare module 'fastify' {
@@ -194,6 +197,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(marketingRoutes, {
     prefix: '/api/v1/marketing',
     deps: { db, clock, catalog: catalogDeps },
+  });
+  await app.register(endpointsRoutes, {
+    prefix: '/api/v1/notifications',
+    deps: {
+      db,
+      clock,
+      allowPrivateUrls: config.webhookAllowPrivateUrls,
+      resolveHost: deps.resolveHost ?? lookupHost,
+    },
   });
   await app.register(webRoutes);
 

@@ -42,6 +42,11 @@ export interface Config {
    * on by default, off when NODE_ENV=production unless MOCK_CHECKOUT says otherwise.
    */
   mockCheckout: boolean;
+  /**
+   * Webhook endpoints may be (and resolve to) loopback, private, link-local and other non-public addresses
+   * (decisions §14): for development and tests with a local receiver; never in production.
+   */
+  webhookAllowPrivateUrls: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -148,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mediaDir: resolve(env.MEDIA_DIR?.trim() || './data/media'),
     mockCheckout: boolean(env, 'MOCK_CHECKOUT', nodeEnv !== 'production'),
+    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
   };
   if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
     fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');

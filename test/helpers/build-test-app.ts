@@ -12,6 +12,7 @@ import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 import type { Database, Dialect } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
+import type { HostResolver } from '../../src/modules/notifications/index.ts';
 import type { PaymentGateway } from '../../src/modules/payments/index.ts';
 
 export interface TestApp {
@@ -37,6 +38,7 @@ export async function buildTestApp(
     clock?: ManualClock;
     dbFile?: string;
     gateway?: PaymentGateway;
+    resolveHost?: HostResolver;
   } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
@@ -79,6 +81,7 @@ export async function buildTestApp(
     clock,
     poolStats: handle.poolStats,
     gateway: options.gateway,
+    resolveHost: options.resolveHost,
   });
   await app.ready();
   return {

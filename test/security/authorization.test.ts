@@ -236,7 +236,15 @@ describe('ownership', () => {
         if (problem) failures.push(problem);
       }
     }
-    expect([...seen].sort()).toEqual(['booking', 'listing', 'payment', 'photo', 'slot']);
+    expect([...seen].sort()).toEqual([
+      'booking',
+      'delivery',
+      'endpoint',
+      'listing',
+      'payment',
+      'photo',
+      'slot',
+    ]);
     expect(failures).toEqual([]);
   });
 

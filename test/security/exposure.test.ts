@@ -91,6 +91,7 @@ async function rowsReferencing(party: Party): Promise<Record<string, number>> {
     ['booking_status_history', 'actor_id', [party.customer.id, party.vendor.id]],
     ['vendor_profiles', 'user_id', [party.vendor.id]],
     ['refresh_tokens', 'user_id', [party.customer.id, party.vendor.id]],
+    ['notification_endpoints', 'vendor_id', [party.vendor.profileId]],
   ];
   const counts: Record<string, number> = {};
   for (const [table, column, ids] of refs) {
@@ -114,6 +115,7 @@ async function databaseText(): Promise<string> {
     'payments',
     'webhook_events',
     'listing_clicks',
+    'notification_endpoints',
   ];
   const parts: string[] = [];
   for (const table of tables) {
@@ -285,6 +287,7 @@ describe('data exposure', () => {
     ...m,
     intentId: p.intentId,
     clientSecret: p.clientSecret,
+    webhookSecret: p.webhookSecret,
   });
 
   it("never shows account B's private data to anyone of world A, nor any password hash or client secret", async () => {
@@ -301,10 +304,19 @@ describe('data exposure', () => {
       if (/\$argon2|"password_hash"|"password"\s*:\s*"/.test(answer.body)) leaks.push(`${where}: a password`);
       if (/"client_secret"\s*:\s*"|_secret_[A-Za-z0-9]/.test(answer.body))
         leaks.push(`${where}: a client secret`);
+      // a webhook signing secret is shown only in the answer that makes it, never by a GET
+      if (/whsec_/.test(answer.body)) leaks.push(`${where}: a webhook secret`);
     }
     expect(leaks).toEqual([]);
     // the crawl does reach private data: A's parties see their own
-    for (const name of ['customerEmail', 'vendorEmail', 'customerNotes', 'vendorNotes', 'intentId'])
+    for (const name of [
+      'customerEmail',
+      'vendorEmail',
+      'customerNotes',
+      'vendorNotes',
+      'intentId',
+      'webhookUrl',
+    ])
       expect(seenOwn, name).toContain(name);
     if (apiRoutes(t.app).some((r) => /\/marketing\/vendor\/clicks\/$/.test(r.url)))
       expect(seenOwn).toContain('campaign');

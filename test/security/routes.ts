@@ -9,6 +9,7 @@ import {
 } from '../helpers/catalog-factories.ts';
 import { PASSWORD } from '../helpers/factories.ts';
 import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
+import { createEndpoint, insertWebhookDelivery, PUBLIC_HOOK_URL } from '../helpers/notification-factories.ts';
 import { fillPath, freshWindow, type Party, pathParams, uploadPhoto, type World } from './world.ts';
 
 // What the security suites know about routes in general, keyed by URL patterns, never by a hand list of
@@ -22,7 +23,7 @@ export function apiRoutes(app: FastifyInstance): RouteEntry[] {
 
 export const routeName = (r: Pick<RouteEntry, 'method' | 'url'>) => `${r.method} ${r.url}`;
 
-type ResourceKind = 'listing' | 'photo' | 'slot' | 'booking' | 'payment';
+type ResourceKind = 'listing' | 'photo' | 'slot' | 'booking' | 'payment' | 'endpoint' | 'delivery';
 
 interface OwnedResource {
   kind: ResourceKind;
@@ -152,6 +153,27 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
   {
     match: /\/:payment_id\//,
     resource: { kind: 'payment', twoParty: true, idOf: (p) => p.paymentId, fresh: freshPayment },
+  },
+  {
+    // a webhook endpoint, and its secret rotation and delivery log
+    match: /\/notifications\/endpoints\/:id\//,
+    resource: {
+      kind: 'endpoint',
+      twoParty: false,
+      idOf: (p) => p.endpointId,
+      fresh: async (w, p) => (await createEndpoint(w.t.app, p.vendor)).id,
+    },
+  },
+  {
+    match: /\/notifications\/deliveries\/:id\//,
+    resource: {
+      kind: 'delivery',
+      twoParty: false,
+      idOf: (p) => p.deliveryId,
+      fresh: async (w, p) =>
+        (await insertWebhookDelivery(w.t.db, p.endpointId, { createdAt: w.t.clock.now().getTime() }))
+          .deliveryId,
+    },
   },
 ];
 
@@ -379,6 +401,16 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
       gateway_payment_intent_id: p.intentId,
       payload: {},
     }),
+  },
+  {
+    method: 'POST',
+    match: /\/notifications\/endpoints\/$/,
+    body: () => ({ url: PUBLIC_HOOK_URL, event_types: ['booking.requested'], description: 'Desk' }),
+  },
+  {
+    method: 'PATCH',
+    match: /\/notifications\/endpoints\/:id\/$/,
+    body: () => ({ description: 'Renamed', is_active: true }),
   },
   { method: 'POST', match: /\/categories\/$/, body: () => ({ name: `Category ${unique()}` }) },
   { method: 'PATCH', match: /\/categories\/:id\/$/, body: () => ({ description: 'Updated' }) },

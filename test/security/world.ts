@@ -12,6 +12,7 @@ import {
 } from '../helpers/catalog-factories.ts';
 import { type Account, registerCustomer, registerVendor } from '../helpers/factories.ts';
 import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
+import { createEndpoint, insertWebhookDelivery } from '../helpers/notification-factories.ts';
 
 // Two unrelated "worlds" (a vendor with listings, slots and clicks; a customer with bookings and a
 // payment), a staff account, and forged tokens: the fixtures of the security suites (not a test file).
@@ -43,6 +44,10 @@ export interface Party {
   /** a photo of the equipment item and one of the adventure */
   equipmentPhoto: PhotoOut;
   adventurePhoto: PhotoOut;
+  /** the vendor's webhook endpoint (at the webhookUrl marker), its secret, and a delivery in its log */
+  endpointId: number;
+  webhookSecret: string;
+  deliveryId: number;
 }
 
 export interface PhotoOut {
@@ -59,6 +64,7 @@ export interface Markers {
   vendorNotes: string;
   campaign: string;
   referrer: string;
+  webhookUrl: string;
 }
 
 export interface World {
@@ -204,6 +210,9 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   });
   expect(intent.statusCode, intent.body).toBe(201);
 
+  const endpoint = await createEndpoint(t.app, vendor, { url: markers.webhookUrl });
+  const delivery = await insertWebhookDelivery(t.db, endpoint.id, { createdAt: t.clock.now().getTime() });
+
   return {
     vendor,
     customer,
@@ -219,6 +228,9 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     clickId: view.json().marketing_click_id,
     equipmentPhoto,
     adventurePhoto,
+    endpointId: endpoint.id,
+    webhookSecret: endpoint.secret,
+    deliveryId: delivery.deliveryId,
   };
 }
 
@@ -244,6 +256,8 @@ function markersFor(tag: string): Markers {
     vendorNotes: `private vendor note ${n}`,
     campaign: `private-campaign-${n}`,
     referrer: `https://private-referrer-${n}.example/`,
+    // a public address, so the endpoint is accepted without WEBHOOK_ALLOW_PRIVATE_URLS
+    webhookUrl: `https://93.184.215.14/private-hook-${n}`,
   };
 }
 
