@@ -1,10 +1,11 @@
-// The vendor's profile and business settings (PATCH vendor-profile/me/, decisions §2, §10, §11), and the
-// snippet that puts the embeddable storefront on the vendor's own site.
+// The vendor's profile and business settings (PATCH vendor-profile/me/, decisions §2, §10, §11), the
+// snippet that puts the embeddable storefront on the vendor's own site, and the webhook endpoints (§14).
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Field, fieldErrors, Notice, Page, Select, TextArea } from '../ui.tsx';
 import { integer } from './data.ts';
+import { WebhooksSection } from './webhooks.tsx';
 
 type Profile = Schemas['VendorProfile'];
 
@@ -232,6 +233,7 @@ export function SettingsPage() {
     <Page title="Settings">
       <ProfileForm profile={profile} />
       <EmbedSnippet slug={profile.slug} name={profile.business_name} />
+      <WebhooksSection timeZone={profile.time_zone} />
     </Page>
   );
 }
