@@ -30,7 +30,7 @@ describe.skipIf(!browserAvailable)('vendor settings: webhooks', () => {
     await page.getByLabel('All events').uncheck();
     await page.getByLabel('Booking requested').check();
     await page.getByLabel('Booking cancelled').check();
-    await page.getByLabel('Description').last().fill('Booking desk');
+    await page.getByLabel('Note').fill('Booking desk');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
 
     const secretBox = page.getByLabel(`Signing secret of ${PUBLIC_HOOK_URL}`);

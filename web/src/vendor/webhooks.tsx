@@ -170,7 +170,13 @@ function AddEndpointForm({ onAdded }: { onAdded: (created: Schemas['WebhookEndpo
             />
           ))}
       </fieldset>
-      <Field label="Description" value={description} onValue={setDescription} error={errors.description} />
+      <Field
+        label="Note"
+        hint="Optional: what the endpoint is for, such as Booking desk."
+        value={description}
+        onValue={setDescription}
+        error={errors.description}
+      />
       <button type="submit" class="button primary" disabled={add.busy}>
         Add endpoint
       </button>
