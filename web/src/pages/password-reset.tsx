@@ -2,7 +2,7 @@
 // the link's token. The request's answer is the same for every address, so this page says nothing about
 // whether an account exists.
 import { useState } from 'preact/hooks';
-import { useLocation } from 'preact-iso';
+import { useRoute } from 'preact-iso';
 import { api, call } from '../api.ts';
 import { ErrorMessage, Field, fieldErrors, Notice, onSubmitRun, Page, useAction } from '../ui.tsx';
 
@@ -45,7 +45,8 @@ export function ForgotPasswordPage() {
 }
 
 export function ResetPasswordPage() {
-  const { query } = useLocation();
+  // the route's own query: the location's may already be the next page's while this one is shown
+  const { query } = useRoute();
   const token = query.token ?? '';
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
