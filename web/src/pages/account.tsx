@@ -7,25 +7,31 @@ import { api, call } from '../api.ts';
 import { type User, useSession } from '../session.tsx';
 import { ErrorMessage, Field, fieldErrors, Loading, Notice, onSubmitRun, Page, useAction } from '../ui.tsx';
 
+/** The fields of PATCH me/, with the browser's autofill names and the API's lengths. */
+const PROFILE_FIELDS = [
+  { key: 'first_name', label: 'First name', autoComplete: 'given-name', maxLength: 150 },
+  { key: 'last_name', label: 'Last name', autoComplete: 'family-name', maxLength: 150 },
+  { key: 'phone_number', label: 'Phone', autoComplete: 'tel', maxLength: 40, type: 'tel' },
+] as const;
+type ProfileDraft = Record<(typeof PROFILE_FIELDS)[number]['key'], string>;
+
 function ProfileForm({ user }: { user: User }) {
   const session = useSession();
-  const [firstName, setFirstName] = useState(user.first_name);
-  const [lastName, setLastName] = useState(user.last_name);
-  const [phone, setPhone] = useState(user.phone_number);
+  const [draft, setDraft] = useState<ProfileDraft>(() => ({
+    first_name: user.first_name,
+    last_name: user.last_name,
+    phone_number: user.phone_number,
+  }));
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
-    await call(() =>
-      api.PATCH('/api/v1/accounts/me/', {
-        body: { first_name: firstName, last_name: lastName, phone_number: phone },
-      }),
-    );
+    await call(() => api.PATCH('/api/v1/accounts/me/', { body: draft }));
     await session.reload();
     setSaved(true);
   });
   const errors = fieldErrors(save.error);
-  const edit = (set: (value: string) => void) => (value: string) => {
+  const set = (key: keyof ProfileDraft) => (value: string) => {
     setSaved(false);
-    set(value);
+    setDraft((d) => ({ ...d, [key]: value }));
   };
 
   return (
@@ -35,31 +41,9 @@ function ProfileForm({ user }: { user: User }) {
         Email: <strong>{user.email}</strong>
       </p>
       <ErrorMessage error={save.error} />
-      <Field
-        label="First name"
-        autoComplete="given-name"
-        maxLength={150}
-        value={firstName}
-        onValue={edit(setFirstName)}
-        error={errors.first_name}
-      />
-      <Field
-        label="Last name"
-        autoComplete="family-name"
-        maxLength={150}
-        value={lastName}
-        onValue={edit(setLastName)}
-        error={errors.last_name}
-      />
-      <Field
-        label="Phone"
-        type="tel"
-        autoComplete="tel"
-        maxLength={40}
-        value={phone}
-        onValue={edit(setPhone)}
-        error={errors.phone_number}
-      />
+      {PROFILE_FIELDS.map(({ key, ...field }) => (
+        <Field key={key} {...field} value={draft[key]} onValue={set(key)} error={errors[key]} />
+      ))}
       {saved && <Notice>Profile saved.</Notice>}
       <button type="submit" class="button primary" disabled={save.busy}>
         Save
