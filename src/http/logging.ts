@@ -15,6 +15,9 @@ const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers["gateway-signature"]',
   '*.password',
+  '*.current_password',
+  '*.new_password',
+  '*.token',
   '*.refresh',
   '*.access',
 ];

@@ -19,7 +19,15 @@ describe.skipIf(!browserAvailable)('the web app shell and its session', () => {
   const world = useWorld();
 
   it('serves every page path with a strict CSP; only the embed may be framed', async () => {
-    for (const path of ['/', '/login', '/equipment/some-kayak', '/vendor/', '/vendor/bookings']) {
+    for (const path of [
+      '/',
+      '/login',
+      '/account',
+      '/reset-password',
+      '/equipment/some-kayak',
+      '/vendor/',
+      '/vendor/bookings',
+    ]) {
       const res = await fetch(world.server.url + path);
       expect(res.status, path).toBe(200);
       const csp = res.headers.get('content-security-policy') ?? '';

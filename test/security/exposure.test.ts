@@ -160,6 +160,11 @@ describe('mass assignment', () => {
         if (res.statusCode !== 401) failures.push(`${routeName(route)}: ${res.statusCode}`);
         continue;
       }
+      // so is the reset sample's token
+      if (/\/password\/reset\/confirm\/$/.test(route.url)) {
+        if (res.statusCode !== 400) failures.push(`${routeName(route)}: ${res.statusCode}`);
+        continue;
+      }
       tried.push(routeName(route));
       if (res.statusCode >= 300) {
         failures.push(`${routeName(route)}: ${res.statusCode} ${res.body.slice(0, 200)}`);

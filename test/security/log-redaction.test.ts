@@ -21,6 +21,8 @@ describe('log redaction', () => {
       bearer: 'bearer-secret-token-value',
       cookie: 'session=cookie-secret-value',
       signature: 't=1,v1=signature-secret-value',
+      newPassword: 'Second-Secret-Password-0815',
+      resetToken: 'reset-token-secret-value',
     };
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(server.url + path, {
@@ -49,6 +51,20 @@ describe('log redaction', () => {
       headers: { authorization: `Bearer ${secrets.bearer}` },
     });
     expect(bad.status).toBe(401);
+    const changed = await post(
+      '/api/v1/accounts/password/change/',
+      { current_password: secrets.password, new_password: secrets.newPassword },
+      { authorization: `Bearer ${tokens.access}` },
+    );
+    expect(changed.status).toBe(204);
+    expect((await post('/api/v1/accounts/password/reset/', { email: 'logged@example.com' })).status).toBe(
+      202,
+    );
+    const confirmed = await post('/api/v1/accounts/password/reset/confirm/', {
+      token: secrets.resetToken,
+      new_password: secrets.newPassword,
+    });
+    expect(confirmed.status).toBe(400);
     await post(
       '/api/v1/payment/webhooks/gateway/',
       {
@@ -77,6 +93,9 @@ describe('log redaction', () => {
       '/api/v1/accounts/token/refresh/',
       '/api/v1/accounts/me/',
       '/api/v1/accounts/me/',
+      '/api/v1/accounts/password/change/',
+      '/api/v1/accounts/password/reset/',
+      '/api/v1/accounts/password/reset/confirm/',
       '/api/v1/payment/webhooks/gateway/',
     ]);
     for (const secret of [

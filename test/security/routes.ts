@@ -348,6 +348,19 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/accounts\/web-session\/$/,
     body: (_w, p) => ({ email: p.customer.email, password: PASSWORD }),
   },
+  { method: 'PATCH', match: /\/accounts\/me\/$/, body: () => ({ first_name: 'Ana' }) },
+  // the same password again: the party's later logins keep working (its refresh tokens are revoked)
+  {
+    method: 'POST',
+    match: /\/accounts\/password\/change\/$/,
+    body: () => ({ current_password: PASSWORD, new_password: PASSWORD }),
+  },
+  { method: 'POST', match: /\/accounts\/password\/reset\/$/, body: (_w, p) => ({ email: p.customer.email }) },
+  {
+    method: 'POST',
+    match: /\/accounts\/password\/reset\/confirm\/$/,
+    body: () => ({ token: 'not-a-real-token', new_password: 'Harbour-Lights-77' }),
+  },
   { method: 'PATCH', match: /\/accounts\/vendor-profile\/me\/$/, body: () => ({ city: 'Faro' }) },
   { method: 'POST', match: /\/vendor\/(items|offerings)\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PUT', match: /\/vendor\/(items|offerings)\/:id\/$/, body: (w, _p, r) => listingBody(r.url, w) },

@@ -42,6 +42,11 @@ export function Layout({ children }: { children: ComponentChildren }) {
             )}
             {user && (
               <li>
+                <a href="/account">Account</a>
+              </li>
+            )}
+            {user && (
+              <li>
                 <button type="button" class="link-button" onClick={() => logOut().then(() => route('/'))}>
                   Log out
                 </button>

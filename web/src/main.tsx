@@ -13,6 +13,9 @@ const Home = lazy(() => import('./pages/home.tsx').then((m) => m.HomePage));
 const Listing = lazy(() => import('./pages/listing.tsx').then((m) => m.ListingPage));
 const Storefront = lazy(() => import('./pages/storefront.tsx').then((m) => m.StorefrontPage));
 const SignUp = lazy(() => import('./pages/signup.tsx').then((m) => m.SignUpPage));
+const Account = lazy(() => import('./pages/account.tsx').then((m) => m.AccountPage));
+const ForgotPassword = lazy(() => import('./pages/password-reset.tsx').then((m) => m.ForgotPasswordPage));
+const ResetPassword = lazy(() => import('./pages/password-reset.tsx').then((m) => m.ResetPasswordPage));
 const MyBookings = lazy(() => import('./pages/bookings.tsx').then((m) => m.MyBookingsPage));
 const Vendor = lazy(() => import('./vendor/index.tsx').then((m) => m.VendorApp));
 const Embed = lazy(() => import('./embed/index.tsx').then((m) => m.EmbedApp));
@@ -30,6 +33,9 @@ const routes = {
   home: inSite(Home),
   login: inSite(LogInPage),
   signUp: inSite(SignUp),
+  account: inSite(Account),
+  forgotPassword: inSite(ForgotPassword),
+  resetPassword: inSite(ResetPassword),
   myBookings: inSite(MyBookings),
   listing: inSite(Listing),
   storefront: inSite(Storefront),
@@ -46,6 +52,9 @@ function App() {
             <Route path="/" component={routes.home} />
             <Route path="/login" component={routes.login} />
             <Route path="/signup" component={routes.signUp} />
+            <Route path="/account" component={routes.account} />
+            <Route path="/forgot-password" component={routes.forgotPassword} />
+            <Route path="/reset-password" component={routes.resetPassword} />
             <Route path="/bookings" component={routes.myBookings} />
             <Route path="/bookings/:id" component={routes.myBookings} />
             <Route path="/equipment/:public_id" component={routes.listing} />

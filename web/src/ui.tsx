@@ -1,7 +1,7 @@
 // The building blocks every page uses: labelled fields (a screen reader and the browser tests find each
 // control by its label, decisions §18), buttons, error and status messages, the page frame.
 import type { ComponentChildren } from 'preact';
-import { useId } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 
 /** The input attributes pages use; everything else about a field is decided here. */
@@ -119,6 +119,33 @@ export function Notice({ children }: { children: ComponentChildren }) {
     </p>
   );
 }
+
+/**
+ * A form's or button's action against the API: `busy` while it runs (to disable the button), and the error
+ * it ended with, if any, for `ErrorMessage` and the fields' messages; a new run clears the last error.
+ */
+export function useAction<A extends unknown[]>(action: (...args: A) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (...args: A) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action(...args);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
+/** A form's submit handler that runs `run` instead of the browser's own submission. */
+export const onSubmitRun = (run: () => Promise<void>) => (event: Event) => {
+  event.preventDefault();
+  void run();
+};
 
 /** The per-field messages of a refused request, for the fields' `error` props. */
 export const fieldErrors = (error: unknown): Record<string, string[]> =>

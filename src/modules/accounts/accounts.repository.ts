@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
-import type { Db, UsersTable, VendorProfilesTable } from '../../db/database.ts';
+import type { Db, PasswordResetTokensTable, UsersTable, VendorProfilesTable } from '../../db/database.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
@@ -68,6 +68,14 @@ export function cachedAuthUserLookup<V extends object>(
 
 export async function insertUser(db: Db, values: Insertable<UsersTable>): Promise<UserRow> {
   return db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateUser(
+  db: Db,
+  id: number,
+  values: Updateable<UsersTable>,
+): Promise<UserRow | undefined> {
+  return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 export async function insertVendorProfile(
@@ -155,5 +163,55 @@ export async function insertSettingIfAbsent(db: Db, key: string, value: string):
     .insertInto('app_settings')
     .values({ key, value })
     .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
+export async function insertPasswordResetToken(
+  db: Db,
+  values: Insertable<PasswordResetTokensTable>,
+): Promise<void> {
+  await db.insertInto('password_reset_tokens').values(values).execute();
+}
+
+/** A reset token by its hash (the unique index), with the email of its user for the password rules. */
+export async function findPasswordResetToken(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('password_reset_tokens')
+    .innerJoin('users', 'users.id', 'password_reset_tokens.user_id')
+    .select([
+      'password_reset_tokens.id',
+      'password_reset_tokens.user_id',
+      'password_reset_tokens.expires_at',
+      'password_reset_tokens.used_at',
+      'users.email',
+    ])
+    .where('password_reset_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/**
+ * Marks a reset token used if it still is unused and unexpired; false when another request used it first
+ * or it ran out in between. The guard in the UPDATE is what makes a token single-use: of two simultaneous
+ * confirms exactly one updates the row.
+ */
+export async function usePasswordResetToken(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('password_reset_tokens')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Ends every reset token of the user still usable at `now`: they expire now (used_at stays unset). */
+export async function expirePasswordResetTokens(db: Db, userId: number, now: number): Promise<void> {
+  await db
+    .updateTable('password_reset_tokens')
+    .set({ expires_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
     .execute();
 }

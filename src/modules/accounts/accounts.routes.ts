@@ -112,6 +112,82 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
     async (request) => accounts.getMe(deps, callerOf(request).id),
   );
 
+  app.patch(
+    '/me/',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: "Update the current user's name and phone",
+        description: 'Fields not given stay as they are; an empty body changes nothing.',
+        body: schemas.UpdateMeBody,
+        response: { 200: Ref(schemas.UserSchema) },
+      },
+    },
+    async (request) => accounts.updateMe(deps, callerOf(request).id, request.body),
+  );
+
+  app.post(
+    '/password/change/',
+    {
+      // rate limited like login: a wrong current password is otherwise a way to guess it
+      config: { auth: 'user', rateLimit: limit(rateLimits.login) },
+      schema: {
+        tags,
+        summary: 'Change the password',
+        description:
+          'A wrong current_password is a 400 naming it. Every refresh token of the user is revoked (every ' +
+          'session ends, the web session too); access tokens already issued run out on their own.',
+        body: schemas.ChangePasswordBody,
+        response: { 204: Type.Null({ description: 'Password changed.' }) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.changePassword(deps, callerOf(request).id, request.body);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/password/reset/',
+    {
+      config: { auth: 'public', rateLimit: limit(rateLimits.register) },
+      schema: {
+        tags,
+        summary: 'Ask for a password reset mail',
+        description:
+          'Answers 202 whether or not an account has the email. If one has, a mail with a single-use link ' +
+          'valid for one hour follows.',
+        body: schemas.PasswordResetBody,
+        response: { 202: Ref(schemas.PasswordResetAcceptedSchema) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.requestPasswordReset(deps, request.body.email);
+      return reply.status(202).send({ detail: 'If an account exists for that address, we sent a link.' });
+    },
+  );
+
+  app.post(
+    '/password/reset/confirm/',
+    {
+      config: { auth: 'public', rateLimit: limit(rateLimits.login) },
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset token',
+        description:
+          'A used, expired or unknown token is a 400 on token. Every refresh token of the user is revoked, ' +
+          'and so are the other reset tokens still unused.',
+        body: schemas.PasswordResetConfirmBody,
+        response: { 204: Type.Null({ description: 'Password set.' }) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.confirmPasswordReset(deps, request.body);
+      return reply.status(204).send(null);
+    },
+  );
+
   app.get(
     '/vendor-profile/me/',
     {

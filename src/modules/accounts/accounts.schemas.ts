@@ -229,6 +229,38 @@ export const LoginBody = Type.Object(
   { email: Type.String({ maxLength: 254 }), password: Password },
   { examples: [{ email: 'sam@example.com', password: 'correct-horse-battery' }] },
 );
+export const UpdateMeBody = Type.Object(
+  { first_name: OptionalText(150), last_name: OptionalText(150), phone_number: OptionalText(40) },
+  { examples: [{ first_name: 'Sam', last_name: 'Rivers', phone_number: '+1 555 0199' }] },
+);
+export const ChangePasswordBody = Type.Object(
+  { current_password: Password, new_password: NewPassword },
+  { examples: [{ current_password: 'correct-horse-battery', new_password: 'staple-gun-lantern' }] },
+);
+export const PasswordResetBody = Type.Object({ email: Email }, { examples: [{ email: 'sam@example.com' }] });
+export const PasswordResetConfirmBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 200, description: 'the token from the reset mail' }),
+    new_password: NewPassword,
+  },
+  {
+    examples: [{ token: 'Vb0k3m1fQWm6S8n0d2n0Yh1Qv2cX9yJm4b7Jq0tL5aE', new_password: 'staple-gun-lantern' }],
+  },
+);
+export const PasswordResetAcceptedSchema = Named(
+  'PasswordResetAccepted',
+  Type.Object(
+    {
+      detail: Type.String({
+        description: 'a sentence for people; the same whether or not the account exists',
+      }),
+    },
+    {
+      description: 'The request is taken; a mail follows only if an account has that email.',
+      examples: [{ detail: 'If an account exists for that address, we sent a link.' }],
+    },
+  ),
+);
 export const RefreshBody = Type.Object(
   { refresh: Type.String({ minLength: 1, maxLength: 4096 }) },
   { examples: [{ refresh: 'eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVmcmVzaCJ9.c2lnbmF0dXJl' }] },

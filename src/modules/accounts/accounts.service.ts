@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -5,7 +6,8 @@ import { inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { formatDateTime } from '../../lib/datetime.ts';
+import { formatDateTime, HOUR_MS } from '../../lib/datetime.ts';
+import { recordPasswordResetRequest } from '../../outbox/events.ts';
 import * as repo from './accounts.repository.ts';
 import { hashForTimingEqualisation, hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
@@ -146,9 +148,10 @@ function localeOf(input: ProfileInput): { currency?: string; time_zone?: string 
   return locale;
 }
 
-function checkPassword(password: string, email: string): void {
+/** Refuses a new password that breaks a rule, naming `field` (the body field that carried it). */
+function checkPassword(password: string, email: string, field = 'password'): void {
   const problems = passwordProblems(password, email);
-  if (problems.length) throw invalidFields({ password: problems });
+  if (problems.length) throw invalidFields({ [field]: problems });
 }
 
 async function createUser(
@@ -356,6 +359,114 @@ export async function updateOwnProfile(
   return withFreeSlug(deps.db, changes.business_name!, profile.id, async (trx, slug) =>
     toVendorProfile(await repo.updateProfile(trx, profile.id, { ...changes, slug, updated_at: now })),
   );
+}
+
+export interface MeInput {
+  first_name?: string;
+  last_name?: string;
+  phone_number?: string;
+}
+const ME_FIELDS = ['first_name', 'last_name', 'phone_number'] as const;
+
+/** Changes the caller's own names and phone; fields not given stay, and an empty body changes nothing. */
+export async function updateMe(deps: AccountsDeps, userId: number, input: MeInput): Promise<User> {
+  const changes: MeInput = {};
+  for (const field of ME_FIELDS) if (input[field] !== undefined) changes[field] = input[field].trim();
+  if (!Object.keys(changes).length) return getMe(deps, userId);
+  const user = await repo.updateUser(deps.db, userId, { ...changes, updated_at: deps.clock.now().getTime() });
+  if (!user) throw notFound();
+  return toUser(user, await repo.findProfileByUserId(deps.db, userId));
+}
+
+// --- passwords: change and reset --------------------------------------------------------------------------
+
+/**
+ * Sets a user's password hash and ends everything the old password gave: every refresh token (the web
+ * session's cookie is one) and every reset token still usable. Access tokens already issued run out on
+ * their own.
+ */
+async function replacePassword(trx: Db, userId: number, hash: string, now: number): Promise<void> {
+  await repo.updateUser(trx, userId, { password_hash: hash, updated_at: now });
+  await repo.revokeAllRefreshTokens(trx, userId, now);
+  await repo.expirePasswordResetTokens(trx, userId, now);
+}
+
+export async function changePassword(
+  deps: AccountsDeps,
+  userId: number,
+  input: { current_password: string; new_password: string },
+): Promise<void> {
+  const user = await repo.findUserById(deps.db, userId);
+  if (!user) throw notFound();
+  if (!(await verifyPassword(user.password_hash, input.current_password)))
+    throw invalidFields({ current_password: 'The current password is not correct.' });
+  checkPassword(input.new_password, user.email, 'new_password');
+  const hash = await hashPassword(input.new_password);
+  const now = deps.clock.now().getTime();
+  await inTransaction(deps.db, (trx) => replacePassword(trx, userId, hash, now));
+}
+
+const PASSWORD_RESET_TTL_MS = HOUR_MS;
+
+/** Only this hash of a reset token is stored; the token itself exists in the mail alone. */
+const resetTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * A password reset request: one outbox event with the address, and nothing else. Whether an account has
+ * that email is decided later by the outbox worker (issuePasswordResetToken), so every request does the
+ * same work and gets the same answer in the same time: the route cannot tell which emails have accounts.
+ */
+export async function requestPasswordReset(deps: AccountsDeps, email: string): Promise<void> {
+  const now = deps.clock.now().getTime();
+  await inTransaction(deps.db, (trx) => recordPasswordResetRequest(trx, normaliseEmail(email), now));
+}
+
+/**
+ * Issues a single-use reset token for the account with this email (module interface for the outbox
+ * worker, in its transaction `trx`): only the token's hash is stored, valid one hour. Undefined when no
+ * account has the email.
+ */
+export async function issuePasswordResetToken(
+  trx: Db,
+  email: string,
+  now: number,
+): Promise<{ token: string; userId: number; email: string } | undefined> {
+  const user = await repo.findUserByEmail(trx, normaliseEmail(email));
+  if (!user) return undefined;
+  const token = randomBytes(32).toString('base64url');
+  await repo.insertPasswordResetToken(trx, {
+    user_id: user.id,
+    token_hash: resetTokenHash(token),
+    created_at: now,
+    expires_at: now + PASSWORD_RESET_TTL_MS,
+    used_at: null,
+  });
+  return { token, userId: user.id, email: user.email };
+}
+
+const badResetToken = () =>
+  invalidFields({ token: 'This reset link is not valid: it was already used, has expired or is unknown.' });
+
+/**
+ * Sets a new password with a reset token. The token is found by its hash, checked, and then used by a
+ * guarded update in the same transaction as the new password: of two simultaneous confirms with one token
+ * exactly one succeeds.
+ */
+export async function confirmPasswordReset(
+  deps: AccountsDeps,
+  input: { token: string; new_password: string },
+): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const found = await repo.findPasswordResetToken(deps.db, resetTokenHash(input.token));
+  if (!found || found.used_at !== null || found.expires_at <= now) throw badResetToken();
+  checkPassword(input.new_password, found.email, 'new_password');
+  const hash = await hashPassword(input.new_password);
+  const done = await inTransaction(deps.db, async (trx) => {
+    if (!(await repo.usePasswordResetToken(trx, found.id, now))) return false;
+    await replacePassword(trx, found.user_id, hash, now);
+    return true;
+  });
+  if (!done) throw badResetToken();
 }
 
 /** A vendor's time zone and currency by profile id (module interface for marketing's time series). */

@@ -8,6 +8,7 @@ export {
   createStaff,
   findVendorBySlug,
   findVendorLocale,
+  issuePasswordResetToken,
   toVendorProfile,
   type VendorProfile,
 } from './accounts.service.ts';

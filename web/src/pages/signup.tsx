@@ -2,7 +2,7 @@ import { useId, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api.ts';
 import { useSession } from '../session.tsx';
-import { ErrorMessage, Field, fieldErrors, Page } from '../ui.tsx';
+import { ErrorMessage, Field, fieldErrors, onSubmitRun, Page, useAction } from '../ui.tsx';
 
 /** A customer account by default; "I rent out equipment" registers a vendor with its business name. */
 export function SignUpPage() {
@@ -14,37 +14,25 @@ export function SignUpPage() {
   const [firstName, setFirstName] = useState('');
   const [isVendor, setIsVendor] = useState(false);
   const [businessName, setBusinessName] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const errors = fieldErrors(error);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const account = { email, password, first_name: firstName };
-      await (isVendor
-        ? call(() =>
-            api.POST('/api/v1/accounts/register/vendor/', {
-              body: { ...account, business_name: businessName },
-            }),
-          )
-        : call(() => api.POST('/api/v1/accounts/register/customer/', { body: account })));
-      await session.logIn(email, password);
-      const next = query.next;
-      route(next?.startsWith('/') && !next.startsWith('//') ? next : isVendor ? '/vendor/' : '/');
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const signUp = useAction(async () => {
+    const account = { email, password, first_name: firstName };
+    await (isVendor
+      ? call(() =>
+          api.POST('/api/v1/accounts/register/vendor/', {
+            body: { ...account, business_name: businessName },
+          }),
+        )
+      : call(() => api.POST('/api/v1/accounts/register/customer/', { body: account })));
+    await session.logIn(email, password);
+    const next = query.next;
+    route(next?.startsWith('/') && !next.startsWith('//') ? next : isVendor ? '/vendor/' : '/');
+  });
+  const errors = fieldErrors(signUp.error);
 
   return (
     <Page title="Sign up">
-      <form class="stack narrow" onSubmit={submit}>
-        <ErrorMessage error={error} />
+      <form class="stack narrow" onSubmit={onSubmitRun(signUp.run)}>
+        <ErrorMessage error={signUp.error} />
         <Field
           label="Email"
           type="email"
@@ -89,7 +77,7 @@ export function SignUpPage() {
             error={errors.business_name}
           />
         )}
-        <button type="submit" class="button primary" disabled={busy}>
+        <button type="submit" class="button primary" disabled={signUp.busy}>
           Sign up
         </button>
         <p>

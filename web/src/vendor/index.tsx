@@ -52,6 +52,11 @@ function Frame({ children }: { children: ComponentChildren }) {
             ))}
             {user && (
               <li>
+                <a href="/account">Account</a>
+              </li>
+            )}
+            {user && (
+              <li>
                 <button type="button" class="link-button" onClick={() => logOut().then(() => route('/'))}>
                   Log out
                 </button>

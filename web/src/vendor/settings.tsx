@@ -1,10 +1,21 @@
-// The vendor's profile and business settings (PATCH vendor-profile/me/, decisions §2, §10, §11), and the
-// snippet that puts the embeddable storefront on the vendor's own site.
+// The vendor's profile and business settings (PATCH vendor-profile/me/, decisions §2, §10, §11), the
+// snippet that puts the embeddable storefront on the vendor's own site, and the webhook endpoints (§14).
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
 import { useSession } from '../session.tsx';
-import { ErrorMessage, Field, fieldErrors, Notice, Page, Select, TextArea } from '../ui.tsx';
+import {
+  ErrorMessage,
+  Field,
+  fieldErrors,
+  Notice,
+  onSubmitRun,
+  Page,
+  Select,
+  TextArea,
+  useAction,
+} from '../ui.tsx';
 import { integer } from './data.ts';
+import { WebhooksSection } from './webhooks.tsx';
 
 type Profile = Schemas['VendorProfile'];
 
@@ -87,39 +98,28 @@ const draftOf = (p: Profile): Draft => ({
 function ProfileForm({ profile }: { profile: Profile }) {
   const session = useSession();
   const [draft, setDraft] = useState(() => draftOf(profile));
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const errors = fieldErrors(error);
+  const save = useAction(async () => {
+    await call(() =>
+      api.PATCH('/api/v1/accounts/vendor-profile/me/', {
+        body: {
+          ...draft,
+          request_ttl_minutes: integer(draft.request_ttl_minutes),
+          payment_ttl_minutes: integer(draft.payment_ttl_minutes),
+        },
+      }),
+    );
+    await session.reload();
+    setSaved(true);
+  });
+  const errors = fieldErrors(save.error);
   const set = (key: keyof Draft) => (value: string) => {
     setSaved(false);
     setDraft((d) => ({ ...d, [key]: value }));
   };
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await call(() =>
-        api.PATCH('/api/v1/accounts/vendor-profile/me/', {
-          body: {
-            ...draft,
-            request_ttl_minutes: integer(draft.request_ttl_minutes),
-            payment_ttl_minutes: integer(draft.payment_ttl_minutes),
-          },
-        }),
-      );
-      await session.reload();
-      setSaved(true);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <form class="stack narrow" onSubmit={submit} noValidate>
-      <ErrorMessage error={error} />
+    <form class="stack narrow" onSubmit={onSubmitRun(save.run)} noValidate>
+      <ErrorMessage error={save.error} />
       <h2>Profile</h2>
       {TEXT_FIELDS.slice(0, 1).map(([key, label]) => (
         <Field key={key} label={label} required value={draft[key]} onValue={set(key)} error={errors[key]} />
@@ -178,7 +178,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         hint={duration(draft.payment_ttl_minutes)}
       />
       {saved && <Notice>Settings saved.</Notice>}
-      <button type="submit" class="button primary" disabled={busy}>
+      <button type="submit" class="button primary" disabled={save.busy}>
         Save settings
       </button>
     </form>
@@ -232,6 +232,7 @@ export function SettingsPage() {
     <Page title="Settings">
       <ProfileForm profile={profile} />
       <EmbedSnippet slug={profile.slug} name={profile.business_name} />
+      <WebhooksSection timeZone={profile.time_zone} />
     </Page>
   );
 }
