@@ -23,6 +23,7 @@ import {
   accountsRoutes,
   authenticate,
   createAccountsDeps,
+  issuePasswordResetToken,
   loadSigningKey,
   webSessionRoutes,
 } from './modules/accounts/index.ts';
@@ -34,7 +35,18 @@ import {
 } from './modules/booking/index.ts';
 import { catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
-import { endpointsRoutes, type HostResolver, lookupHost } from './modules/notifications/index.ts';
+import {
+  createEmailChannel,
+  createMailer,
+  createOutboxWorker,
+  createWebhookChannel,
+  endpointsRoutes,
+  type HostResolver,
+  lookupHost,
+  MAIL_RECIPIENTS,
+  type OutboxWorker,
+  registerOutboxMetrics,
+} from './modules/notifications/index.ts';
 import {
   cancellationRefunds,
   MockGateway,
@@ -60,6 +72,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** set on SIGTERM/SIGINT (server.ts): /readyz answers 503 while in-flight and queued requests drain */
     shuttingDown: boolean;
+    /** this process's outbox worker (tests run its passes themselves when its loop is off) */
+    outbox: OutboxWorker;
   }
 }
 
@@ -198,18 +212,55 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     prefix: '/api/v1/marketing',
     deps: { db, clock, catalog: catalogDeps },
   });
+  const resolveHost = deps.resolveHost ?? lookupHost;
   await app.register(endpointsRoutes, {
     prefix: '/api/v1/notifications',
-    deps: {
-      db,
-      clock,
-      allowPrivateUrls: config.webhookAllowPrivateUrls,
-      resolveHost: deps.resolveHost ?? lookupHost,
-    },
+    deps: { db, clock, allowPrivateUrls: config.webhookAllowPrivateUrls, resolveHost },
   });
+  startOutbox(app, config, { db, clock, resolveHost });
   await app.register(webRoutes);
 
   return app;
+}
+
+/**
+ * The outbox worker of this process (decisions §14), with its channels: webhooks and mail. Its loop runs
+ * every NOTIFICATION_POLL_INTERVAL_MS (none at 0) and is stopped before the database handle is closed.
+ */
+function startOutbox(
+  app: FastifyInstance,
+  config: Config,
+  deps: { db: Kysely<Database>; clock: Clock; resolveHost: HostResolver },
+): void {
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    mailDir: config.mailDir,
+    clock: deps.clock,
+  });
+  const outbox = createOutboxWorker({
+    db: deps.db,
+    clock: deps.clock,
+    channels: {
+      webhook: createWebhookChannel({
+        allowPrivate: config.webhookAllowPrivateUrls,
+        resolve: deps.resolveHost,
+        clock: deps.clock,
+      }),
+      email: createEmailChannel({ mailer, publicUrl: config.publicUrl }),
+    },
+    mailRecipients: (type) => MAIL_RECIPIENTS[type],
+    issueResetToken: issuePasswordResetToken,
+    retrySchedule: config.webhookRetrySchedule,
+    claimTimeoutMs: config.notificationClaimTimeoutMs,
+    onAttempt: registerOutboxMetrics(app, deps.db),
+  });
+  app.decorate('outbox', outbox);
+  if (config.notificationPollIntervalMs > 0) outbox.start(config.notificationPollIntervalMs, app.log);
+  app.addHook('preClose', async () => {
+    await outbox.stop();
+    mailer.close();
+  });
 }
 
 /**

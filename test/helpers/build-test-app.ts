@@ -63,17 +63,21 @@ export async function buildTestApp(
     handle = createDb(`sqlite:${options.dbFile ?? ':memory:'}`);
   }
   await migrateToLatest(handle.db, schema);
-  // each app its own media directory (photos), removed with it
+  // each app its own media directory (photos) and mail directory (.eml files), removed with it
   const mediaDir = await mkdtemp(join(tmpdir(), 'waterbook-media-'));
+  const mailDir = await mkdtemp(join(tmpdir(), 'waterbook-mail-'));
   const config = loadConfig({
     MEDIA_DIR: mediaDir,
+    MAIL_DIR: mailDir,
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'test-secret-that-is-long-enough',
     RATE_LIMIT_LOGIN: '100000',
     RATE_LIMIT_REFRESH: '100000',
     RATE_LIMIT_REGISTER: '100000',
-    // no background sweep under a test's manual clock: tests that want one run it themselves
+    // no background sweep or outbox loop under a test's manual clock: tests that want one run it themselves
+    // (app.outbox.runOnce)
     EXPIRY_SWEEP_INTERVAL_MS: '0',
+    NOTIFICATION_POLL_INTERVAL_MS: '0',
     ...options.env,
   });
   const app = await buildApp(config, {
@@ -100,6 +104,7 @@ export async function buildTestApp(
       await handle.close();
       await dropSchema();
       await rm(mediaDir, { recursive: true, force: true });
+      await rm(mailDir, { recursive: true, force: true });
     },
   };
 }

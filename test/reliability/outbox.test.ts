@@ -86,7 +86,11 @@ async function api(server: ServerProcess, method: string, path: string, token: s
 }
 
 /** An endpoint for all events at the receiver; its secret goes to the receiver to verify with. */
-async function subscribe(server: ServerProcess, vendorToken: string, hook: Awaited<ReturnType<typeof receiver>>) {
+async function subscribe(
+  server: ServerProcess,
+  vendorToken: string,
+  hook: Awaited<ReturnType<typeof receiver>>,
+) {
   const created = await api(server, 'POST', '/api/v1/notifications/endpoints/', vendorToken, {
     url: hook.url,
     event_types: ['*'],
@@ -129,7 +133,11 @@ afterEach(async () => {
 afterAll(killServers);
 
 const deliveries = () =>
-  (handle as DbHandle).db.selectFrom('notification_deliveries').selectAll().where('channel', '=', 'webhook').execute();
+  (handle as DbHandle).db
+    .selectFrom('notification_deliveries')
+    .selectAll()
+    .where('channel', '=', 'webhook')
+    .execute();
 
 describe('the outbox in real server processes', () => {
   it('a process killed mid-send: the next process sends the same event again, once it is claimable', async () => {
@@ -176,7 +184,10 @@ describe('the outbox in real server processes', () => {
         requestBooking(i % 2 ? first : second, fixture.customerToken, fixture.listingId, i * 2),
       ),
     );
-    await until(async () => (await deliveries()).filter((d) => d.status === 'succeeded').length === N, 'every delivery');
+    await until(
+      async () => (await deliveries()).filter((d) => d.status === 'succeeded').length === N,
+      'every delivery',
+    );
     await sleep(300);
     expect(hook.requests).toHaveLength(N);
     expect(new Set(hook.requests.map((r) => r.id)).size).toBe(N);
@@ -196,7 +207,12 @@ describe('the outbox in real server processes', () => {
     await requestBooking(server, fixture.customerToken, fixture.listingId, 3);
     await until(async () => (await deliveries())[0]?.status === 'succeeded', 'the retried delivery');
     expect(hook.requests.map((r) => r.id)).toEqual(Array(3).fill(hook.requests[0].id));
-    const log = await api(server, 'GET', `/api/v1/notifications/endpoints/${endpointId}/deliveries/`, fixture.vendorToken);
+    const log = await api(
+      server,
+      'GET',
+      `/api/v1/notifications/endpoints/${endpointId}/deliveries/`,
+      fixture.vendorToken,
+    );
     expect(log.status).toBe(200);
     const [entry] = log.json.results as Record<string, unknown>[];
     expect(entry).toMatchObject({

@@ -21,10 +21,13 @@ export interface ServerProcess {
   output(): { stdout: string; stderr: string };
 }
 
-// Servers still running when a test fails half-way are killed, never left behind.
+// Servers still running when a test fails half-way are killed, never left behind; the files they wrote
+// (photos, development mail) go in a directory of this test process, removed with it.
 const running = new Set<ChildProcess>();
+const files = mkdtempSync(join(tmpdir(), 'reliability-files-'));
 process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
+  rmSync(files, { recursive: true, force: true });
 });
 
 /** Kills every server this process started that is still running (for afterAll). */
@@ -68,6 +71,8 @@ export async function startServer(
       RATE_LIMIT_LOGIN: '100000',
       RATE_LIMIT_REFRESH: '100000',
       RATE_LIMIT_REGISTER: '100000',
+      MEDIA_DIR: join(files, 'media'),
+      MAIL_DIR: join(files, 'mail'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,8 @@ export {
   passwordResetMail,
 } from './mail-messages.ts';
 export { createMailer, MAIL_SEND_TIMEOUT_MS, type Mailer, type MailMessage } from './mailer.ts';
+export { registerOutboxMetrics } from './outbox-metrics.ts';
+export { createOutboxWorker, type OutboxWorker } from './outbox-worker.ts';
 export { type HostResolver, lookupHost } from './public-address.ts';
 export { createWebhookChannel, type WebhookChannelOptions } from './webhook-channel.ts';
 export { signatureHeader, signWebhook } from './webhook-signature.ts';

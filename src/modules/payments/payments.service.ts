@@ -23,7 +23,7 @@ import {
   OUTCOME_EVENTS,
 } from './payment-status.ts';
 import * as repo from './payments.repository.ts';
-import { type RefundRow, refundsOf } from './refunds.repository.ts';
+import { refundsOf } from './refunds.repository.ts';
 import { completeRefund, recordGatewayRefund, refundLatePayment } from './refunds.service.ts';
 
 export interface PaymentsDeps {
