@@ -36,6 +36,10 @@ if (!config.paymentWebhookSecret) {
   );
 }
 
+if (config.nodeEnv === 'production' && !config.smtpUrl) {
+  app.log.warn(`SMTP_URL is not set: mail is written as files under ${config.mailDir}, not sent`);
+}
+
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
