@@ -1,11 +1,12 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db, NotificationDeliveriesTable, NotificationEndpointsTable } from '../../db/database.ts';
 import type { Page } from '../../http/pagination.ts';
+import type { EndpointRow } from './channel.ts';
 
 // The vendor's side of the notification tables: endpoints and their delivery log. The outbox worker's
 // claims and outcomes are its own repository's.
 
-export type EndpointRow = Selectable<NotificationEndpointsTable>;
+export type { EndpointRow };
 
 /** A webhook delivery with the type and public id of its event, as the delivery log shows it. */
 export type DeliveryLogRow = Selectable<NotificationDeliveriesTable> & {

@@ -1,7 +1,6 @@
 // The notifications module's interface for the rest of the service (app, server, cli).
 
 export { createEmailChannel } from './email-channel.ts';
-export { findEndpoint } from './endpoints.repository.ts';
 export { endpointsRoutes } from './endpoints.routes.ts';
 export { findMail, listMail, type StoredMail } from './mail-files.ts';
 export {

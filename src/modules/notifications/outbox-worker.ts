@@ -11,6 +11,7 @@ import { inTransaction } from '../../db/transactions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type EventBody, type EventType, PASSWORD_RESET_EVENT } from '../../outbox/events.ts';
 import type { AttemptOutcome, DeliveryChannel, DeliveryRow } from './channel.ts';
+import { findEndpoint } from './endpoints.repository.ts';
 import * as repo from './outbox.repository.ts';
 
 // The outbox's delivering side (decisions §14). Every server process runs one worker; each pass
@@ -201,9 +202,7 @@ async function attemptDue(deps: OutboxWorkerDeps, random: () => number): Promise
 async function attempt(deps: OutboxWorkerDeps, delivery: DeliveryRow, random: () => number): Promise<void> {
   const event = await repo.findEvent(deps.db, delivery.event_id);
   const endpoint =
-    delivery.endpoint_id === null
-      ? null
-      : ((await repo.findEndpointRow(deps.db, delivery.endpoint_id)) ?? null);
+    delivery.endpoint_id === null ? null : ((await findEndpoint(deps.db, delivery.endpoint_id)) ?? null);
   let outcome: AttemptOutcome;
   if (!event || (delivery.channel === 'webhook' && !endpoint))
     outcome = { delivered: false, statusCode: null, error: 'event or endpoint no longer exists' };

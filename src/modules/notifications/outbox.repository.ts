@@ -117,10 +117,6 @@ export async function findEvent(db: Db, id: number): Promise<EventRow | undefine
   return db.selectFrom('notification_events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findEndpointRow(db: Db, id: number): Promise<EndpointRow | undefined> {
-  return db.selectFrom('notification_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export interface AttemptRecord {
   status: DeliveryStatus;
   next_attempt_at: number | null;
