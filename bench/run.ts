@@ -18,6 +18,7 @@ import {
   seedBenchUnitItems,
 } from '../src/tools/seed-bench.ts';
 import {
+  BENCH_MAIL_DIR,
   bookingRequests,
   DAY,
   freePort,
@@ -756,6 +757,10 @@ async function main(): Promise<number> {
   const server = startNode('server', [...START.flags, ...nodeArgs, 'src/server.ts'], {
     ...START.env,
     ...serverEnv(port, runUrl),
+  });
+  cleanups.push({
+    name: "the server's mail",
+    run: async () => rmSync(BENCH_MAIL_DIR, { recursive: true, force: true }),
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(

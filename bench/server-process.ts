@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AutocannonRequest } from 'autocannon';
 import { BENCH_PASSWORD } from '../src/tools/seed-bench.ts';
 
@@ -17,6 +19,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Where the server writes its mail under load (no SMTP_URL: development mail, one .eml file per message);
+ * the bench removes it afterwards.
+ */
+export const BENCH_MAIL_DIR = join(tmpdir(), 'waterbook-bench-mail');
+
 /** The server's environment under load: production, quiet logs, and a login limit no load reaches. */
 export function serverEnv(port: number, databaseUrl: string): Record<string, string> {
   return {
@@ -29,6 +37,7 @@ export function serverEnv(port: number, databaseUrl: string): Record<string, str
     PAYMENT_WEBHOOK_SECRET: 'bench-webhook-secret-0123456789',
     ACCESS_TOKEN_TTL: '3600',
     RATE_LIMIT_LOGIN: '1000000',
+    MAIL_DIR: BENCH_MAIL_DIR,
   };
 }
 
