@@ -38,6 +38,10 @@ export function serverEnv(port: number, databaseUrl: string): Record<string, str
     ACCESS_TOKEN_TTL: '3600',
     RATE_LIMIT_LOGIN: '1000000',
     MAIL_DIR: BENCH_MAIL_DIR,
+    // Delivery off: at the bench's rates every booking request queues two mails, and a worker delivering
+    // that backlog would be charged to the scenarios and ceilings after it. The requests still write their
+    // events (the outbox write in their transaction is measured); delivery is npm run bench:outbox.
+    NOTIFICATION_POLL_INTERVAL_MS: '0',
   };
 }
 

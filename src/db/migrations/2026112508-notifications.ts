@@ -38,7 +38,9 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
 
   await withId(db, db.schema.createTable('notification_events'))
-    .addColumn('public_id', 'text', (c) => c.notNull().unique())
+    // 128 random bits (newEventId), never looked up: a unique index would cost every booking request an
+    // insert at a random place of a growing index, for collisions that do not happen
+    .addColumn('public_id', 'text', notNull)
     .addColumn('type', 'text', notNull)
     /** the vendor whose endpoints receive it; null for an account's own mail (a password reset) */
     .addColumn('vendor_id', 'integer')
