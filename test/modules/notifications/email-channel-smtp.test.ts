@@ -271,7 +271,8 @@ describe('email channel over SMTP', () => {
       );
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(outcome).toMatchObject({ delivered: false, statusCode: null });
-      expect(outcome.error).toMatch(/timeout|timed out|aborted/i);
+      // whichever bound fires first: nodemailer's greeting timeout or the whole send's
+      expect(outcome.error).toMatch(/timeout|timed out|aborted|greeting never received/i);
     } finally {
       slowMailer.close();
       silent.close();
