@@ -188,27 +188,24 @@ async function withHistory(db: Db, rows: repo.BookingViewRow[], now: number): Pr
 }
 
 /**
- * Records event `type` about booking `id` in the outbox, in the transaction `trx` of the change it reports
- * (decisions §14): the event carries the booking as the API shows it after the change, with the payment
- * and refund the change involved. Returns that booking.
+ * Records the events `types` about booking `id` in the outbox, in order, in the transaction `trx` of the
+ * change they report (decisions §14; one change may report two: a payment's success confirms the booking).
+ * Each carries the booking as the API shows it after the change, read once, with the payment and refund
+ * the change involved. Returns that booking.
  */
 export async function recordBookingEvent(
   trx: Db,
   id: number,
-  type: EventType,
+  types: readonly EventType[],
   now: number,
   involved: { payment?: object; refund?: Refund } = {},
 ): Promise<Booking> {
   const row = await repo.findBookingView(trx, id);
   if (!row) throw new Error(`booking ${id} not found in the transaction that changed it`);
   const [booking] = await withHistory(trx, [row], now);
-  await recordEvent(trx, {
-    type,
-    vendorId: row.vendor_id,
-    bookingId: id,
-    data: { booking, payment: involved.payment ?? null, refund: involved.refund ?? null },
-    now,
-  });
+  const data = { booking, payment: involved.payment ?? null, refund: involved.refund ?? null };
+  for (const type of types)
+    await recordEvent(trx, { type, vendorId: row.vendor_id, bookingId: id, data, now });
   return booking;
 }
 
@@ -535,7 +532,7 @@ export async function transitionBooking(
   const now = deps.clock.now().getTime();
   return inTransaction(deps.db, async (trx) => {
     const { to } = await moveBooking(trx, caller, id, action, input, now);
-    return recordBookingEvent(trx, id, STATUS_EVENTS[to], now);
+    return recordBookingEvent(trx, id, [STATUS_EVENTS[to]], now);
   });
 }
 
@@ -559,7 +556,7 @@ export async function expireLapsedBookings(deps: Pick<BookingDeps, 'db' | 'clock
   for (;;) {
     const { claimed, moved } = await inTransaction(deps.db, async (trx) => {
       const lapsed = await repo.expireLapsedHolds(trx, TRANSITIONS.expire.from, now, EXPIRY_BATCH);
-      for (const id of lapsed.moved) await recordBookingEvent(trx, id, STATUS_EVENTS.expired, now);
+      for (const id of lapsed.moved) await recordBookingEvent(trx, id, [STATUS_EVENTS.expired], now);
       return lapsed;
     });
     recorded += moved.length;
@@ -601,7 +598,7 @@ export async function cancelBooking(
             now,
           );
     const involved = refundId === undefined ? {} : await deps.refunds.describe(trx, refundId);
-    return { booking: await recordBookingEvent(trx, id, STATUS_EVENTS[to], now, involved), refundId };
+    return { booking: await recordBookingEvent(trx, id, [STATUS_EVENTS[to]], now, involved), refundId };
   });
   const refund = refundId === undefined ? null : await deps.refunds.complete(refundId);
   return { ...booking, refund };

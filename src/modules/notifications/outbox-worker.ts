@@ -10,7 +10,7 @@ import type {
 import { inTransaction } from '../../db/transactions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type EventBody, type EventType, PASSWORD_RESET_EVENT } from '../../outbox/events.ts';
-import type { AttemptOutcome, DeliveryChannel, DeliveryRow } from './channel.ts';
+import type { AttemptOutcome, DeliveryAttempt, DeliveryChannel, DeliveryRow } from './channel.ts';
 import { findEndpoint } from './endpoints.repository.ts';
 import * as repo from './outbox.repository.ts';
 
@@ -195,31 +195,25 @@ async function attemptDue(deps: OutboxWorkerDeps, random: () => number): Promise
     repo.claimDueDeliveries(trx, now, now + deps.claimTimeoutMs, BATCH),
   );
   const limit = pLimit(SEND_CONCURRENCY);
-  await Promise.all(claimed.map((delivery) => limit(() => attempt(deps, delivery, random))));
+  await Promise.all(claimed.map((claim) => limit(() => attempt(deps, claim, random))));
   return claimed.length;
 }
 
-async function attempt(deps: OutboxWorkerDeps, delivery: DeliveryRow, random: () => number): Promise<void> {
-  const event = await repo.findEvent(deps.db, delivery.event_id);
+async function attempt(
+  deps: OutboxWorkerDeps,
+  { delivery, event }: Pick<DeliveryAttempt, 'delivery' | 'event'>,
+  random: () => number,
+): Promise<void> {
   const endpoint =
     delivery.endpoint_id === null ? null : ((await findEndpoint(deps.db, delivery.endpoint_id)) ?? null);
   let outcome: AttemptOutcome;
-  if (!event || (delivery.channel === 'webhook' && !endpoint))
-    outcome = { delivered: false, statusCode: null, error: 'event or endpoint no longer exists' };
+  if (delivery.channel === 'webhook' && !endpoint)
+    outcome = { delivered: false, statusCode: null, error: 'endpoint no longer exists' };
   else if (endpoint && endpoint.is_active !== 1)
     outcome = { delivered: false, statusCode: null, error: 'endpoint is disabled' };
   else
     outcome = await deps.channels[delivery.channel]
-      .send({
-        delivery,
-        event: {
-          publicId: event.public_id,
-          type: event.type,
-          payload: event.payload,
-          createdAt: event.created_at,
-        },
-        endpoint,
-      })
+      .send({ delivery, event, endpoint })
       .catch((error: unknown) => ({
         delivered: false,
         statusCode: null,

@@ -6,7 +6,7 @@ import type {
   NotificationEventsTable,
 } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
-import type { DeliveryRow, EndpointRow } from './channel.ts';
+import type { DeliveryAttempt, EndpointRow } from './channel.ts';
 
 // The outbox worker's SQL: claiming events to fan out and deliveries to attempt, and recording outcomes.
 // On PostgreSQL every claim reads its candidates FOR UPDATE SKIP LOCKED, so processes claiming at the same
@@ -82,14 +82,14 @@ export async function insertDeliveries(
 /**
  * Claims up to `limit` pending deliveries due by `now`: each gets its attempt counted and its
  * next_attempt_at moved to `claimUntil`, so no other process takes it until that claim runs out (a process
- * that died mid-send leaves it to be tried again then). Returns the rows as claimed.
+ * that died mid-send leaves it to be tried again then). Returns the rows as claimed, with their events.
  */
 export async function claimDueDeliveries(
   trx: Db,
   now: number,
   claimUntil: number,
   limit: number,
-): Promise<DeliveryRow[]> {
+): Promise<Pick<DeliveryAttempt, 'delivery' | 'event'>[]> {
   let query = trx
     .selectFrom('notification_deliveries')
     .select('id')
@@ -110,11 +110,29 @@ export async function claimDueDeliveries(
     .where('id', 'in', ids)
     .where('status', '=', 'pending')
     .execute();
-  return trx.selectFrom('notification_deliveries').selectAll().where('id', 'in', ids).orderBy('id').execute();
-}
-
-export async function findEvent(db: Db, id: number): Promise<EventRow | undefined> {
-  return db.selectFrom('notification_events').selectAll().where('id', '=', id).executeTakeFirst();
+  // each with its event, read once here rather than once per delivery
+  const rows = await trx
+    .selectFrom('notification_deliveries as d')
+    .innerJoin('notification_events as e', 'e.id', 'd.event_id')
+    .selectAll('d')
+    .select([
+      'e.public_id as event_public_id',
+      'e.type as event_type',
+      'e.payload as event_payload',
+      'e.created_at as event_created_at',
+    ])
+    .where('d.id', 'in', ids)
+    .orderBy('d.id')
+    .execute();
+  return rows.map(({ event_public_id, event_type, event_payload, event_created_at, ...delivery }) => ({
+    delivery,
+    event: {
+      publicId: event_public_id,
+      type: event_type,
+      payload: event_payload,
+      createdAt: event_created_at,
+    },
+  }));
 }
 
 export interface AttemptRecord {

@@ -63,21 +63,21 @@ export async function describeRefund(
 }
 
 /**
- * Records a payment's event in the caller's transaction, with the payment as it stands now and its
- * booking: payment.succeeded, payment.failed, and the booking.confirmed a success brings.
+ * Records a payment's events in the caller's transaction, with the payment as it stands now and its
+ * booking: payment.succeeded (followed by the booking.confirmed it brings), or payment.failed.
  */
-export async function recordPaymentEvent(
+export async function recordPaymentEvents(
   trx: Db,
-  type: Extract<EventType, 'payment.succeeded' | 'payment.failed' | 'booking.confirmed'>,
+  types: readonly Extract<EventType, 'payment.succeeded' | 'payment.failed' | 'booking.confirmed'>[],
   paymentId: number,
   now: number,
 ): Promise<void> {
   const payment = await paymentObject(trx, paymentId);
-  await recordBookingEvent(trx, payment.booking_id, type, now, { payment });
+  await recordBookingEvent(trx, payment.booking_id, types, now, { payment });
 }
 
 /** Records payment.refunded for a refund that has just succeeded, in the caller's transaction. */
 export async function recordRefundEvent(trx: Db, refundId: number, now: number): Promise<void> {
   const { payment, refund } = await describeRefund(trx, refundId);
-  await recordBookingEvent(trx, payment.booking_id, 'payment.refunded', now, { payment, refund });
+  await recordBookingEvent(trx, payment.booking_id, ['payment.refunded'], now, { payment, refund });
 }

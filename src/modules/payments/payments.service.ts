@@ -13,7 +13,7 @@ import {
   partyOf,
 } from '../booking/index.ts';
 import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
-import { recordPaymentEvent, recordRefundEvent, toPayment } from './payment-events.ts';
+import { recordPaymentEvents, recordRefundEvent, toPayment } from './payment-events.ts';
 import {
   canMovePayment,
   EVENT_STATUS,
@@ -282,7 +282,7 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
     if (target === 'refunded')
       for (const refundId of await recordGatewayRefund(trx, updated, now))
         await recordRefundEvent(trx, refundId, now);
-    if (target === 'failed') await recordPaymentEvent(trx, 'payment.failed', payment.id, now);
+    if (target === 'failed') await recordPaymentEvents(trx, ['payment.failed'], payment.id, now);
     const result: WebhookResult = {
       received: true,
       duplicate: false,
@@ -294,8 +294,12 @@ async function applyWebhookEventOnce(deps: PaymentsDeps, event: WebhookInput): P
     // is refunded (reserved here, with the success, so no crash can lose it). The booking is confirmed
     // only here, in the success's transaction: no event says confirmed before the payment succeeded.
     const confirmed = await confirmApprovedBooking(trx, payment.booking_id, now);
-    await recordPaymentEvent(trx, 'payment.succeeded', payment.id, now);
-    if (confirmed) await recordPaymentEvent(trx, 'booking.confirmed', payment.id, now);
+    await recordPaymentEvents(
+      trx,
+      confirmed ? ['payment.succeeded', 'booking.confirmed'] : ['payment.succeeded'],
+      payment.id,
+      now,
+    );
     const booking = confirmed ? undefined : await findBookingForPayment(trx, payment.booking_id, now);
     return {
       result,
