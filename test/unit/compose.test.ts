@@ -51,9 +51,13 @@ const imageEnv = Object.fromEntries(
 );
 
 describe('compose.yaml', () => {
-  it('runs PostgreSQL, a migrate job, two API instances and a proxy', () => {
-    expect(Object.keys(services).sort()).toEqual(['api-1', 'api-2', 'db', 'migrate', 'proxy']);
-    expect(apiNames).toEqual(['api-1', 'api-2']);
+  it('runs PostgreSQL, a migrate job, two API instances (or more) and a proxy', () => {
+    expect(apiNames.slice(0, 2)).toEqual(['api-1', 'api-2']);
+    expect(Object.keys(services).filter((name) => !apiNames.includes(name))).toEqual([
+      'db',
+      'migrate',
+      'proxy',
+    ]);
     expect(services.db.image).toMatch(/^postgres:\d+$/);
   });
 
