@@ -17,6 +17,7 @@ import {
   type SeedBenchSizes,
   seedBenchUnitItems,
 } from '../src/tools/seed-bench.ts';
+import { type ExportMeasurement, measureExport } from './export-download.ts';
 import {
   BENCH_MAIL_DIR,
   bookingRequests,
@@ -51,7 +52,7 @@ const USAGE = `Usage: npm run bench -- [--quick | --analytics] [--reuse] [--db U
   --db URL       sqlite:<file> (seeded when new, then kept; each run on a copy) or postgres://... (a fresh
                  database is created on that server and dropped at the end, unless --reuse)
   --only LIST    scenarios to run, e.g. a,b (the ceiling and the generator's cost are measured around each
-                 one with a ratio target)
+                 one with a ratio target); x downloads the 30-day click export once (with --analytics always)
   --duration S   seconds per scenario (default 10, quick 5)
   --node-args=A  extra Node flags for the server process, e.g. --node-args="--cpu-prof --cpu-prof-dir=bench/results"
 `;
@@ -773,7 +774,8 @@ async function main(): Promise<number> {
       : null;
   const keys = SCENARIOS.map((s) => s.key);
   for (const key of only ?? [])
-    if (!keys.includes(key)) throw new Error(`--only: unknown scenario ${key} (known: ${keys.join(', ')})`);
+    if (!keys.includes(key) && key !== 'x')
+      throw new Error(`--only: unknown scenario ${key} (known: ${keys.join(', ')})`);
   const startedAt = new Date();
   const runStart = performance.now();
 
@@ -922,6 +924,24 @@ async function main(): Promise<number> {
   }
   await stopProcess(ceilingProcess.child);
 
+  // the click export of the last 30 days: its rows, time and the server's memory while it streams
+  let exported: ExportMeasurement | null = null;
+  if (profile.name === 'analytics' || only?.has('x')) {
+    const to = Date.now();
+    exported = await measureExport(
+      base,
+      vendorToken,
+      pid,
+      `/api/v1/marketing/vendor/clicks/export/?from=${iso(to - 30 * DAY)}&to=${iso(to)}`,
+    );
+    const mb = (n: number) => n.toFixed(1);
+    console.log(
+      `x click export 30d: ${exported.rows.toLocaleString('en')} rows, ${mb(exported.megabytes)} MB in ` +
+        `${exported.seconds.toFixed(1)} s; server RSS ${mb(exported.rssBeforeMb)} MB before, ` +
+        `${mb(exported.rssPeakMb)} MB at most while it streamed`,
+    );
+  }
+
   // 6. memory, report
   clearInterval(poller);
   const hwmKb = procStatusKb(pid, 'VmHWM');
@@ -958,6 +978,7 @@ async function main(): Promise<number> {
     },
     ...(summary ? { ceilingRow: summary.ceiling, generatorCost: summary.generatorCost } : {}),
     scenarios: rows,
+    ...(exported ? { export: exported } : {}),
     server: {
       peakRssMb: peakRssMb === null ? null : Math.round(peakRssMb * 10) / 10,
       rssLimitMb: RSS_LIMIT_MB,
