@@ -166,6 +166,9 @@ const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => ({
   utm_campaign: `campaign-${String(i).padStart(2, '0')}`,
 }));
 
+/** crawlers' share of clicks, which the summary leaves out */
+const BOT_SHARE = 0.05;
+
 function click(vendorIndex: number, at: number): Insertable<ListingClicksTable> {
   const listing = vendors[vendorIndex].listings[pick(LISTINGS_PER_VENDOR)];
   const marketing = random() < 0.5;
@@ -184,6 +187,7 @@ function click(vendorIndex: number, at: number): Insertable<ListingClicksTable> 
     gclid: '',
     fbclid: '',
     referrer: '',
+    is_bot: random() < BOT_SHARE ? 1 : 0,
     created_at: at,
   };
 }

@@ -159,6 +159,10 @@ export interface BookingsTable {
   click_utm_source: Generated<string>;
   click_utm_medium: Generated<string>;
   click_utm_campaign: Generated<string>;
+  /** when it first reached `confirmed`, kept whatever came after; null if it never did */
+  confirmed_at: Generated<Millis | null>;
+  /** the succeeded refunds of its payments, kept by triggers on refunds (migration 2026112701) */
+  refunded_cents: Generated<number>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -332,6 +336,8 @@ export interface ListingClicksTable {
   fbclid: string;
   referrer: string;
   user_id: number | null;
+  /** a known crawler's or bot's click (by User-Agent): kept, left out of analytics unless asked for */
+  is_bot: Flag;
   created_at: Millis;
 }
 
@@ -347,17 +353,17 @@ export interface ListingBookingSpansTable {
   longest_ms: number;
 }
 
-/**
- * A vendor's clicks per UTC day, traffic type and campaign (the summary reads whole days from it), kept
- * by triggers on listing_clicks (migrations 2026112203 on SQLite, 2026112217 and 2026112218 on PostgreSQL).
- * On PostgreSQL the key has one more column, `shard` (the writing connection's), whose rows the summary
- * sums over; no query names it.
- */
+// The analytics rollups, all kept exact by triggers on their source (migration 2026112701): every write
+// of a click or booking applies its delta in its own transaction. On PostgreSQL each key has one more
+// column, `shard` (the writing connection's), whose rows the readers sum over; no query names it.
+
+/** A vendor's clicks per UTC day, traffic type, bot flag and campaign: the summary reads whole days. */
 export interface ListingClickDailyTable {
   vendor_id: number;
   /** epoch milliseconds of the UTC midnight starting the day */
   day: Millis;
   traffic_type: TrafficType;
+  is_bot: Flag;
   utm_campaign: string;
   /** '' unless the row has a campaign */
   utm_source: string;
@@ -366,21 +372,46 @@ export interface ListingClickDailyTable {
   clicks: number;
 }
 
+/** A vendor's clicks per UTC hour, traffic type and bot flag: the time series reads whole hours. */
+export interface ListingClickHourlyTable {
+  vendor_id: number;
+  /** epoch milliseconds of the start of the hour */
+  hour: Millis;
+  traffic_type: TrafficType;
+  is_bot: Flag;
+  clicks: number;
+}
+
+/** What the booking rollups add up: bookings, those that reached confirmed, and their revenue. */
+interface BookingSums {
+  bookings: number;
+  confirmed: number;
+  /** total_price_cents less refunded_cents of the bookings that reached confirmed */
+  revenue_cents: number;
+}
+
 /**
- * A vendor's bookings per UTC day of creation and their click's classification, read like
- * listing_click_daily and kept by triggers on bookings (migrations 2026112211 on SQLite, 2026112217 on
- * PostgreSQL, with the same `shard` column there).
+ * A vendor's bookings per UTC day of creation, booking currency and their click's classification, read
+ * like listing_click_daily.
  */
-export interface BookingDailyTable {
+export interface BookingDailyTable extends BookingSums {
   vendor_id: number;
   /** epoch milliseconds of the UTC midnight starting the day */
   day: Millis;
   /** the attributed click's traffic type; '' for a booking without one */
   traffic_type: TrafficType | '';
+  currency: string;
   utm_campaign: string;
   utm_source: string;
   utm_medium: string;
-  bookings: number;
+}
+
+/** A vendor's bookings per UTC hour of creation, traffic type of their click and currency. */
+export interface BookingHourlyTable extends BookingSums {
+  vendor_id: number;
+  hour: Millis;
+  traffic_type: TrafficType | '';
+  currency: string;
 }
 
 export interface Database {
@@ -402,6 +433,8 @@ export interface Database {
   listing_booking_spans: ListingBookingSpansTable;
   listing_click_daily: ListingClickDailyTable;
   booking_daily: BookingDailyTable;
+  listing_click_hourly: ListingClickHourlyTable;
+  booking_hourly: BookingHourlyTable;
   idempotency_keys: IdempotencyKeysTable;
   notification_endpoints: NotificationEndpointsTable;
   notification_events: NotificationEventsTable;

@@ -50,6 +50,8 @@ const LISBON_SHARE = 0.25;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+/** The share of clicks from crawlers (stored, left out of analytics unless asked for). */
+const BOT_SHARE = 0.05;
 const BENCH_CLICK_SPAN = 30 * DAY;
 const OTHER_CLICK_SPAN = 90 * DAY;
 /** bound parameters per statement: SQLite's default maximum and PostgreSQL's protocol limit */
@@ -472,6 +474,8 @@ export async function seedBench(
         utm_source: campaign?.utm_source ?? '',
         utm_medium: campaign?.utm_medium ?? '',
         utm_campaign: campaign?.utm_campaign ?? '',
+        // crawlers' views, which analytics leave out by default
+        is_bot: random() < BOT_SHARE ? 1 : 0,
         created_at: created,
       };
     }

@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { BookingStatus, Database, ListingClicksTable, ListingKind } from '../../src/db/database.ts';
+import type {
+  BookingStatus,
+  Database,
+  ListingClicksTable,
+  ListingKind,
+  RefundStatus,
+} from '../../src/db/database.ts';
 
 export { vendorProfileId } from './booking-factories.ts';
 
@@ -73,9 +79,17 @@ export async function insertBooking(
     createdAt: number;
     clickId?: number | null;
     status?: BookingStatus;
+    /** when it reached confirmed: by default its creation if it is confirmed, else never */
+    confirmedAt?: number | null;
   },
 ): Promise<number> {
   counter++;
+  const confirmedAt =
+    input.confirmedAt !== undefined
+      ? input.confirmedAt
+      : input.status === 'confirmed'
+        ? input.createdAt
+        : null;
   const startsAt = Date.UTC(2027, 0, 1) + counter * 86_400_000;
   const row = await db
     .insertInto('bookings')
@@ -93,11 +107,26 @@ export async function insertBooking(
       total_price_cents: 4500,
       currency: 'usd',
       listing_click_id: input.clickId ?? null,
+      // left out when null, so that a test can write bookings on the schema before the column existed
+      ...(confirmedAt === null ? {} : { confirmed_at: confirmedAt }),
       created_at: input.createdAt,
       updated_at: input.createdAt,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // a booking that reached confirmed has the history entry that says so, as the service writes it
+  if (confirmedAt !== null)
+    await db
+      .insertInto('booking_status_history')
+      .values({
+        booking_id: row.id,
+        from_status: 'approved',
+        to_status: 'confirmed',
+        note: 'payment succeeded',
+        actor_id: null,
+        created_at: confirmedAt,
+      })
+      .execute();
   return row.id;
 }
 
@@ -125,7 +154,46 @@ export function clickRow(
     fbclid: '',
     referrer: '',
     user_id: null,
+    is_bot: 0,
     created_at: createdAt,
     ...overrides,
   };
+}
+
+/** A 45.00 payment of a booking at `at`, with refunds of the given cents and statuses. */
+export async function insertPaymentWithRefunds(
+  db: Kysely<Database>,
+  bookingId: number,
+  refunds: [number, RefundStatus][],
+  at: number,
+): Promise<number> {
+  const payment = await db
+    .insertInto('payments')
+    .values({
+      booking_id: bookingId,
+      gateway_payment_intent_id: `pi_marketing_${bookingId}_${++counter}`,
+      client_secret: `secret_${bookingId}`,
+      gateway_charge_id: `ch_${bookingId}`,
+      amount_cents: 4500,
+      currency: 'usd',
+      status: refunds.length ? 'partially_refunded' : 'succeeded',
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const [amount, status] of refunds)
+    await db
+      .insertInto('refunds')
+      .values({
+        payment_id: payment.id,
+        amount_cents: amount,
+        currency: 'usd',
+        reason: 'requested_by_customer',
+        status,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  return payment.id;
 }

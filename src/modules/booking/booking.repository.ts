@@ -20,7 +20,13 @@ import { EXPIRING_STATUSES } from './booking.state-machine.ts';
 
 export type BookingValues = Omit<
   BookingsTable,
-  'id' | 'click_traffic_type' | 'click_utm_source' | 'click_utm_medium' | 'click_utm_campaign'
+  | 'id'
+  | 'click_traffic_type'
+  | 'click_utm_source'
+  | 'click_utm_medium'
+  | 'click_utm_campaign'
+  | 'confirmed_at'
+  | 'refunded_cents'
 >;
 
 const BOOKING_COLUMNS = [
@@ -279,7 +285,12 @@ type ViewNames = {
  */
 export type BookingViewRow = Omit<
   Selectable<BookingsTable>,
-  'click_traffic_type' | 'click_utm_source' | 'click_utm_medium' | 'click_utm_campaign'
+  | 'click_traffic_type'
+  | 'click_utm_source'
+  | 'click_utm_medium'
+  | 'click_utm_campaign'
+  | 'confirmed_at'
+  | 'refunded_cents'
 > &
   ViewNames;
 

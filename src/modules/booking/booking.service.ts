@@ -773,6 +773,8 @@ export async function confirmApprovedBooking(trx: Db, bookingId: number, now: nu
   const moved = await repo.updateStatusIfIn(trx, bookingId, from, to, now, {
     updated_at: now,
     expires_at: null,
+    // kept whatever comes later: analytics count what reached confirmed (decisions §17)
+    confirmed_at: now,
   });
   if (!moved) return false;
   await repo.insertHistory(trx, {

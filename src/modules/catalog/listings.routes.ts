@@ -91,6 +91,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
         params,
         referrer: referrer ?? (request.headers.referer ?? '').slice(0, MAX_TRACKING_LENGTH),
         userId: request.user?.id ?? null,
+        userAgent: request.headers['user-agent'],
       });
       return responses.sendDetail(reply, view, s.listing);
     },

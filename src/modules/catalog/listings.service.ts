@@ -34,6 +34,8 @@ export interface DetailViewClick {
   params: Partial<Record<TrackingParam, string>>;
   referrer: string;
   userId: number | null;
+  /** the request's User-Agent, by which marketing tells crawlers' views apart */
+  userAgent?: string;
 }
 
 /** A stored click as a detail view reports it. */
@@ -309,11 +311,7 @@ export async function listPublicListings(
   return { version: await repo.catalogVersion(deps.db), read };
 }
 
-export interface Visit {
-  params: Partial<Record<TrackingParam, string>>;
-  referrer: string;
-  userId: number | null;
-}
+export type Visit = Omit<DetailViewClick, 'listing' | 'source'>;
 
 /** A publicly visible listing: its identity, which the click of a view needs, and its API object. */
 export interface VisibleListing {

@@ -1,12 +1,5 @@
 import { type OrderByItemBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type {
-  BookingStatus,
-  Database,
-  Db,
-  ListingClicksTable,
-  ListingKind,
-  TrafficType,
-} from '../../db/database.ts';
+import type { Database, Db, ListingClicksTable, ListingKind, TrafficType } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { Page } from '../../http/pagination.ts';
 import { DAY_MS } from '../../lib/datetime.ts';
@@ -26,6 +19,8 @@ export interface VendorRange {
 }
 
 export interface ClickFilter extends VendorRange {
+  /** bot clicks are left out unless true (decisions §17) */
+  includeBots?: boolean;
   trafficType?: TrafficType;
   listingKind?: ListingKind;
   utmCampaign?: string;
@@ -37,6 +32,7 @@ function clicksMatching(db: Db, filter: ClickFilter) {
     .where('c.vendor_id', '=', filter.vendorId)
     .where('c.created_at', '>=', filter.from)
     .where('c.created_at', '<', filter.to);
+  if (!filter.includeBots) query = query.where('c.is_bot', '=', sql.lit(0));
   if (filter.trafficType) query = query.where('c.traffic_type', '=', filter.trafficType);
   if (filter.listingKind) query = query.where('c.listing_kind', '=', filter.listingKind);
   if (filter.utmCampaign) {
@@ -59,8 +55,8 @@ export type ClickListRow = Omit<Selectable<ListingClicksTable>, 'vendor_id'> & {
   title: string;
 };
 
-/** One page of a vendor's clicks, newest first; archived listings included (the join ignores state). */
-export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promise<ClickListRow[]> {
+/** A vendor's clicks as the list shows them; archived listings included (the join ignores state). */
+function clickRows(db: Db, filter: ClickFilter) {
   return clicksMatching(db, filter)
     .innerJoin('listings as l', 'l.id', 'c.listing_id')
     .select([
@@ -80,13 +76,44 @@ export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promi
       'c.fbclid',
       'c.referrer',
       'c.user_id',
+      'c.is_bot',
       'c.created_at',
-    ])
+    ]);
+}
+
+export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promise<ClickListRow[]> {
+  return clickRows(db, filter)
     .orderBy('c.created_at', 'desc')
     .orderBy('c.id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+}
+
+/**
+ * Every matching click, oldest first, in chunks (the export): memory stays that of one chunk whatever the
+ * range holds. Each chunk is its own short query that resumes after the last row sent (created_at, id), so
+ * no statement, cursor or transaction stays open while a slow client reads: SQLite's one connection keeps
+ * serving everyone else between chunks.
+ */
+export async function* clicksInChunks(db: Db, filter: ClickFilter, chunk = 1_000) {
+  let after: { created_at: number; id: number } | undefined;
+  for (;;) {
+    let query = clickRows(db, filter);
+    if (after) {
+      const { created_at, id } = after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('c.created_at', '>', created_at),
+          eb.and([eb('c.created_at', '=', created_at), eb('c.id', '>', id)]),
+        ]),
+      );
+    }
+    const rows = await query.orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').limit(chunk).execute();
+    if (rows.length) yield rows;
+    if (rows.length < chunk) return;
+    after = rows[rows.length - 1];
+  }
 }
 
 // --- summary ---------------------------------------------------------------------------------------------
@@ -198,49 +225,65 @@ const countOf = (p: SummaryPart) => sql<number>`${sql.lit(p.sign)}`;
 /** The literal twin of `utm_campaign <> ''` that lets SQLite use the partial covering indexes. */
 const HAS_CAMPAIGN = sql<SqlBool>`utm_campaign <> ''`;
 
+/** Whose figures a summary or series counts, and how. */
+export interface Scope {
+  vendorId: number;
+  /** bot clicks are counted only when true */
+  includeBots: boolean;
+  /** the vendor's currency: revenue adds only bookings in it (amounts in two currencies do not add) */
+  currency: string;
+}
+
+/** The condition that leaves bot clicks out (a literal: the statement's plan never varies). */
+const NOT_BOT = sql<SqlBool>`is_bot = 0`;
+
 /** Relation (traffic_type, clicks) over the vendor's clicks in range; each row counts `clicks` clicks. */
-function trafficCounts(db: Db, vendorId: number, parts: readonly SummaryPart[]) {
+function trafficCounts(db: Db, scope: Scope, parts: readonly SummaryPart[]) {
   return overParts<{ traffic_type: string; clicks: number }>(
     parts,
     (p) =>
       db
         .selectFrom('listing_click_daily')
         .select(['traffic_type', 'clicks'])
-        .where('vendor_id', '=', vendorId)
+        .where('vendor_id', '=', scope.vendorId)
         .where('day', '>=', p.from)
-        .where('day', '<', p.to),
+        .where('day', '<', p.to)
+        .$if(!scope.includeBots, (q) => q.where(NOT_BOT)),
     (p) =>
       db
         .selectFrom('listing_clicks')
         .select(['traffic_type', countOf(p).as('clicks')])
-        .where('vendor_id', '=', vendorId)
+        .where('vendor_id', '=', scope.vendorId)
         .where('created_at', '>=', p.from)
-        .where('created_at', '<', p.to),
+        .where('created_at', '<', p.to)
+        .$if(!scope.includeBots, (q) => q.where(NOT_BOT)),
   );
 }
 
 type CampaignCount = { utm_source: string; utm_medium: string; utm_campaign: string; clicks: number };
 
 /** Relation (utm_source, utm_medium, utm_campaign, clicks) over the vendor's clicks in range with a campaign. */
-function campaignCounts(db: Db, vendorId: number, parts: readonly SummaryPart[]) {
+function campaignCounts(db: Db, scope: Scope, parts: readonly SummaryPart[]) {
   return overParts<CampaignCount>(
     parts,
     (p) =>
       db
         .selectFrom('listing_click_daily')
         .select(['utm_source', 'utm_medium', 'utm_campaign', 'clicks'])
-        .where('vendor_id', '=', vendorId)
+        .where('vendor_id', '=', scope.vendorId)
         .where('day', '>=', p.from)
         .where('day', '<', p.to)
-        .where(HAS_CAMPAIGN),
+        .where(HAS_CAMPAIGN)
+        .$if(!scope.includeBots, (q) => q.where(NOT_BOT)),
     (p) =>
       db
         .selectFrom('listing_clicks')
         .select(['utm_source', 'utm_medium', 'utm_campaign', countOf(p).as('clicks')])
-        .where('vendor_id', '=', vendorId)
+        .where('vendor_id', '=', scope.vendorId)
         .where('created_at', '>=', p.from)
         .where('created_at', '<', p.to)
-        .where(HAS_CAMPAIGN),
+        .where(HAS_CAMPAIGN)
+        .$if(!scope.includeBots, (q) => q.where(NOT_BOT)),
   );
 }
 
@@ -250,21 +293,43 @@ type BookingCount = {
   utm_medium: string;
   utm_campaign: string;
   bookings: number;
+  confirmed: number;
+  revenue_cents: number;
 };
 
 /**
- * Relation (traffic_type, utm_source, utm_medium, utm_campaign, bookings) over the vendor's bookings created
- * in range, by their click's classification: traffic_type '' for a booking without an attributed click.
- * Whole days come from the booking_daily rollup, as clicks come from theirs.
+ * A raw booking row's confirmed count and revenue, as the rollups sum them (migration 2026112701): a
+ * booking that reached confirmed brings its price less its refunds, whatever happened to it later.
  */
-function bookingCounts(db: Db, vendorId: number, parts: readonly SummaryPart[]) {
+const reachedConfirmed = sql<number>`case when confirmed_at is not null then 1 else 0 end`;
+const revenueOf = (currency: string) =>
+  sql<number>`case when confirmed_at is not null and currency = ${currency}
+    then total_price_cents - refunded_cents else 0 end`;
+/** A rollup row's revenue, in the scope's currency only. */
+const rolledUpRevenue = (currency: string) =>
+  sql<number>`case when currency = ${currency} then revenue_cents else 0 end`;
+
+/**
+ * Relation (traffic_type, utm_source, utm_medium, utm_campaign, bookings, confirmed, revenue_cents) over
+ * the vendor's bookings created in range, by their click's classification: traffic_type '' for a booking
+ * without an attributed click. Whole days come from the booking_daily rollup, as clicks come from theirs.
+ */
+function bookingCounts(db: Db, scope: Scope, parts: readonly SummaryPart[]) {
   return overParts<BookingCount>(
     parts,
     (p) =>
       db
         .selectFrom('booking_daily')
-        .select(['traffic_type', 'utm_source', 'utm_medium', 'utm_campaign', 'bookings'])
-        .where('vendor_id', '=', vendorId)
+        .select([
+          'traffic_type',
+          'utm_source',
+          'utm_medium',
+          'utm_campaign',
+          'bookings',
+          'confirmed',
+          rolledUpRevenue(scope.currency).as('revenue_cents'),
+        ])
+        .where('vendor_id', '=', scope.vendorId)
         .where('day', '>=', p.from)
         .where('day', '<', p.to),
     (p) =>
@@ -276,8 +341,10 @@ function bookingCounts(db: Db, vendorId: number, parts: readonly SummaryPart[]) 
           'click_utm_medium as utm_medium',
           'click_utm_campaign as utm_campaign',
           countOf(p).as('bookings'),
+          sql<number>`${sql.lit(p.sign)} * ${reachedConfirmed}`.as('confirmed'),
+          sql<number>`${sql.lit(p.sign)} * ${revenueOf(scope.currency)}`.as('revenue_cents'),
         ])
-        .where('vendor_id', '=', vendorId)
+        .where('vendor_id', '=', scope.vendorId)
         .where('created_at', '>=', p.from)
         .where('created_at', '<', p.to),
   );
@@ -289,6 +356,10 @@ export interface SummaryTotals {
   bookings_organic: number;
   bookings_marketing: number;
   bookings_unattributed: number;
+  confirmed_organic: number;
+  confirmed_marketing: number;
+  revenue_organic: number;
+  revenue_marketing: number;
 }
 
 /**
@@ -300,44 +371,33 @@ export interface SummaryTotals {
  */
 export async function summaryTotals(
   db: Db,
-  vendorId: number,
+  scope: Scope,
   parts: readonly SummaryPart[],
 ): Promise<SummaryTotals> {
-  const clicks = db.selectFrom(trafficCounts(db, vendorId, parts).as('counted')).select((eb) => {
+  const clicks = db.selectFrom(trafficCounts(db, scope, parts).as('counted')).select((eb) => {
     const clicksOf = (type: TrafficType) =>
       eb.fn.coalesce(eb.fn.sum<number>('clicks').filterWhere('traffic_type', '=', sql.lit(type)), sql.lit(0));
     return [clicksOf('organic').as('clicks_organic'), clicksOf('marketing').as('clicks_marketing')];
   });
-  const bookings = db.selectFrom(bookingCounts(db, vendorId, parts).as('counted_bookings')).select((eb) => {
-    const bookingsOf = (type: TrafficType | '') =>
-      eb.fn.coalesce(
-        eb.fn.sum<number>('bookings').filterWhere('traffic_type', '=', sql.lit(type)),
-        sql.lit(0),
-      );
+  const bookings = db.selectFrom(bookingCounts(db, scope, parts).as('counted_bookings')).select((eb) => {
+    const sumOf = (column: 'bookings' | 'confirmed' | 'revenue_cents', type: TrafficType | '') =>
+      eb.fn.coalesce(eb.fn.sum<number>(column).filterWhere('traffic_type', '=', sql.lit(type)), sql.lit(0));
     return [
-      bookingsOf('organic').as('bookings_organic'),
-      bookingsOf('marketing').as('bookings_marketing'),
-      bookingsOf('').as('bookings_unattributed'),
+      sumOf('bookings', 'organic').as('bookings_organic'),
+      sumOf('bookings', 'marketing').as('bookings_marketing'),
+      sumOf('bookings', '').as('bookings_unattributed'),
+      sumOf('confirmed', 'organic').as('confirmed_organic'),
+      sumOf('confirmed', 'marketing').as('confirmed_marketing'),
+      sumOf('revenue_cents', 'organic').as('revenue_organic'),
+      sumOf('revenue_cents', 'marketing').as('revenue_marketing'),
     ];
   });
   const row = await db
     .selectFrom(clicks.as('k'))
     .crossJoin(bookings.as('b'))
-    .select([
-      'k.clicks_organic',
-      'k.clicks_marketing',
-      'b.bookings_organic',
-      'b.bookings_marketing',
-      'b.bookings_unattributed',
-    ])
+    .selectAll()
     .executeTakeFirstOrThrow();
-  return {
-    clicks_organic: Number(row.clicks_organic),
-    clicks_marketing: Number(row.clicks_marketing),
-    bookings_organic: Number(row.bookings_organic),
-    bookings_marketing: Number(row.bookings_marketing),
-    bookings_unattributed: Number(row.bookings_unattributed),
-  };
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as SummaryTotals;
 }
 
 export interface CampaignRow {
@@ -346,6 +406,8 @@ export interface CampaignRow {
   utm_campaign: string;
   clicks: number;
   bookings: number;
+  confirmed: number;
+  revenue_cents: number;
 }
 
 export const MAX_CAMPAIGN_ROWS = 50;
@@ -360,18 +422,35 @@ export const MAX_CAMPAIGN_ROWS = 50;
  */
 export async function campaignRows(
   db: Db,
-  vendorId: number,
+  scope: Scope,
   parts: readonly SummaryPart[],
 ): Promise<CampaignRow[]> {
   const bytewise = (ob: OrderByItemBuilder) =>
     dialectOf(db) === 'postgres' ? ob.asc().collate('C') : ob.asc();
+  const zero = sql.lit(0);
   const merged = db
-    .selectFrom(campaignCounts(db, vendorId, parts).as('counted'))
-    .select(['utm_source', 'utm_medium', 'utm_campaign', 'clicks', sql.lit(0).as('bookings')])
+    .selectFrom(campaignCounts(db, scope, parts).as('counted'))
+    .select([
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'clicks',
+      zero.as('bookings'),
+      zero.as('confirmed'),
+      zero.as('revenue_cents'),
+    ])
     .unionAll(
       db
-        .selectFrom(bookingCounts(db, vendorId, parts).as('counted_bookings'))
-        .select(['utm_source', 'utm_medium', 'utm_campaign', sql.lit(0).as('clicks'), 'bookings'])
+        .selectFrom(bookingCounts(db, scope, parts).as('counted_bookings'))
+        .select([
+          'utm_source',
+          'utm_medium',
+          'utm_campaign',
+          zero.as('clicks'),
+          'bookings',
+          'confirmed',
+          'revenue_cents',
+        ])
         .where(HAS_CAMPAIGN),
     );
   const rows = await db
@@ -382,6 +461,8 @@ export async function campaignRows(
       'utm_campaign',
       eb.cast<number>(eb.fn.sum('clicks'), 'integer').as('clicks'),
       eb.cast<number>(eb.fn.sum('bookings'), 'integer').as('bookings'),
+      eb.cast<number>(eb.fn.sum('confirmed'), 'integer').as('confirmed'),
+      eb.cast<number>(eb.fn.sum('revenue_cents'), 'bigint').as('revenue_cents'),
     ])
     .groupBy(['utm_source', 'utm_medium', 'utm_campaign'])
     .having((eb) =>
@@ -394,7 +475,13 @@ export async function campaignRows(
     .orderBy('utm_medium', bytewise)
     .limit(MAX_CAMPAIGN_ROWS)
     .execute();
-  return rows.map((r) => ({ ...r, clicks: Number(r.clicks), bookings: Number(r.bookings) }));
+  return rows.map((r) => ({
+    ...r,
+    clicks: Number(r.clicks),
+    bookings: Number(r.bookings),
+    confirmed: Number(r.confirmed),
+    revenue_cents: Number(r.revenue_cents),
+  }));
 }
 
 // --- time series -----------------------------------------------------------------------------------------
@@ -405,112 +492,167 @@ export interface DayBucket {
   to: number;
 }
 
+const HOUR_MS = 3_600_000;
+
 /**
- * The buckets as a relation (column1: position, column2: from, column3: to), one VALUES row each. The
+ * Where a bucket's rows are counted: the whole UTC hours inside it from an hourly rollup, and the rest at
+ * each end from raw rows. A local day starts on an hour in every zone with a whole-hour offset, so its raw
+ * ends are empty and cost one index probe each; the zones offset by 30 or 45 minutes read that much of the
+ * first and last hour row by row.
+ */
+function splitBucket(b: DayBucket) {
+  const first = Math.ceil(b.from / HOUR_MS) * HOUR_MS;
+  const end = Math.floor(b.to / HOUR_MS) * HOUR_MS;
+  return first < end
+    ? {
+        hours: [first, end],
+        raw: [
+          [b.from, first],
+          [end, b.to],
+        ],
+      }
+    : { hours: null, raw: [[b.from, b.to]] };
+}
+
+/**
+ * Ranges as a relation (column1: bucket position, column2: from, column3: to), one VALUES row each. The
  * local days are computed by the caller from the vendor's time zone (Temporal, over Node's ICU) and passed
  * in as instants, on both databases: SQLite has no time zones, and PostgreSQL's `at time zone` would read
- * its own copy of the tz database, which may disagree with the dates the API prints. Each bucket is then
- * read by index range scans over (vendor_id, created_at), whatever the length of its day (23 and 25 hours
- * across daylight-saving changes) and however the zone is offset.
- * Positions are literals, instants parameters: the statement's text depends only on the number of days.
+ * its own copy of the tz database, which may disagree with the dates the API prints. Each range is then
+ * read by index range scans over (vendor_id, hour) or (vendor_id, created_at), whatever the length of its
+ * day (23 and 25 hours across daylight-saving changes) and however the zone is offset. Positions are
+ * literals, instants parameters.
  */
-function bucketsOf(buckets: readonly DayBucket[]) {
-  const rows = buckets.map(
-    (b, i) => sql`(${sql.lit(i)}, cast(${b.from} as bigint), cast(${b.to} as bigint))`,
+function rangesOf(ranges: readonly [number, number, number][]) {
+  const rows = ranges.map(
+    ([i, from, to]) => sql`(${sql.lit(i)}, cast(${from} as bigint), cast(${to} as bigint))`,
   );
   return sql<{ column1: number; column2: number; column3: number }>`(values ${sql.join(rows)})`.as('d');
 }
 
-export interface DayClicks {
-  day: number;
-  clicks: number;
-  marketing: number;
+/** Each bucket's whole hours and its raw ends (empty ranges dropped), as [position, from, to]. */
+function bucketParts(buckets: readonly DayBucket[]) {
+  const hours: [number, number, number][] = [];
+  const raw: [number, number, number][] = [];
+  buckets.forEach((b, i) => {
+    const split = splitBucket(b);
+    if (split.hours) hours.push([i, split.hours[0], split.hours[1]]);
+    for (const [from, to] of split.raw) if (from < to) raw.push([i, from, to]);
+  });
+  return { hours, raw };
 }
 
-/**
- * The vendor's clicks of each bucket, all of them and the marketing ones: two counts per bucket, each an
- * index range scan over (vendor_id, created_at, traffic_type) that needs neither the table nor a sort (a
- * join grouped by bucket and traffic type sorts every click of the range first). Issue 27's bot clicks
- * (`is_bot`) are to be left out of both counts, as in the summary.
- */
-export async function clicksPerDay(
-  db: Db,
-  vendorId: number,
-  buckets: readonly DayBucket[],
-): Promise<DayClicks[]> {
-  const rows = await db
-    .selectFrom(bucketsOf(buckets))
-    .select((eb) => {
-      const clicksOf = (type?: TrafficType) => {
-        let count = eb
-          .selectFrom('listing_clicks as c')
-          .select(eb.fn.countAll<number>().as('n'))
-          .where('c.vendor_id', '=', vendorId)
-          .whereRef('c.created_at', '>=', 'd.column2')
-          .whereRef('c.created_at', '<', 'd.column3');
-        if (type) count = count.where('c.traffic_type', '=', sql.lit(type));
-        return count;
-      };
-      return ['d.column1 as day', clicksOf().as('clicks'), clicksOf('marketing').as('marketing')];
-    })
-    .execute();
-  return rows.map((r) => ({ day: Number(r.day), clicks: Number(r.clicks), marketing: Number(r.marketing) }));
-}
-
-export interface DayBookings {
+export interface DayCount {
   day: number;
-  /** the attributed click's traffic type; null without one */
-  traffic_type: TrafficType | null;
-  bookings: number;
+  /** a click's traffic type; for bookings the attributed click's, '' without one */
+  traffic_type: TrafficType | '';
+  count: number;
+  /** bookings only: the revenue of those that reached confirmed, in the scope's currency */
   revenue_cents: number;
 }
 
+/** A query over a relation of ranges giving (day, traffic_type, count, revenue_cents) rows. */
+type PerRange = (ranges: ReturnType<typeof rangesOf>) => {
+  execute(): Promise<Record<'day' | 'traffic_type' | 'count' | 'revenue_cents', unknown>[]>;
+};
+
+/** Runs the hourly query over the buckets' whole hours and the raw one over their ends, when there are any. */
+async function perDay(buckets: readonly DayBucket[], hourly: PerRange, raw: PerRange): Promise<DayCount[]> {
+  const parts = bucketParts(buckets);
+  const rows = [
+    ...(parts.hours.length ? await hourly(rangesOf(parts.hours)).execute() : []),
+    ...(parts.raw.length ? await raw(rangesOf(parts.raw)).execute() : []),
+  ];
+  return rows.map((r) => ({
+    day: Number(r.day),
+    traffic_type: r.traffic_type as DayCount['traffic_type'],
+    count: Number(r.count),
+    revenue_cents: Number(r.revenue_cents),
+  }));
+}
+
 /**
- * The vendor's bookings per bucket of their creation and attribution (the click's traffic type, copied
- * onto the booking by triggers; null when unattributed), with the revenue of those that reached
- * `confirmed` in `currency`: their `total_price` less the succeeded refunds of their payments. A booking
- * reached `confirmed` if it is confirmed, or is in one of `afterConfirmed` (the states that can follow it)
- * and its history holds the step: the history is only looked up for those. Bookings in another currency
- * (requested before the vendor changed theirs) are counted but earn no revenue: amounts in two currencies
- * do not add. CROSS JOIN makes SQLite loop over the buckets outside, one index range scan each; on
- * PostgreSQL it is an inner join like any other.
+ * The vendor's clicks of each bucket by traffic type: the listing_click_hourly rollup for whole hours, the
+ * raw clicks for the rest. CROSS JOIN makes SQLite loop over the ranges outside, one index range scan
+ * each; on PostgreSQL it is an inner join like any other.
+ */
+export async function clicksPerDay(db: Db, scope: Scope, buckets: readonly DayBucket[]): Promise<DayCount[]> {
+  return perDay(
+    buckets,
+    (ranges) =>
+      db
+        .selectFrom(ranges)
+        .crossJoin('listing_click_hourly as h')
+        .where('h.vendor_id', '=', scope.vendorId)
+        .whereRef('h.hour', '>=', 'd.column2')
+        .whereRef('h.hour', '<', 'd.column3')
+        .$if(!scope.includeBots, (q) => q.where('h.is_bot', '=', sql.lit(0)))
+        .groupBy(['d.column1', 'h.traffic_type'])
+        .select((eb) => [
+          'd.column1 as day',
+          'h.traffic_type',
+          eb.fn.sum<number>('h.clicks').as('count'),
+          sql.lit(0).as('revenue_cents'),
+        ]),
+    (ranges) =>
+      db
+        .selectFrom(ranges)
+        .crossJoin('listing_clicks as c')
+        .where('c.vendor_id', '=', scope.vendorId)
+        .whereRef('c.created_at', '>=', 'd.column2')
+        .whereRef('c.created_at', '<', 'd.column3')
+        .$if(!scope.includeBots, (q) => q.where('c.is_bot', '=', sql.lit(0)))
+        .groupBy(['d.column1', 'c.traffic_type'])
+        .select((eb) => [
+          'd.column1 as day',
+          'c.traffic_type',
+          eb.fn.countAll<number>().as('count'),
+          sql.lit(0).as('revenue_cents'),
+        ]),
+  );
+}
+
+/**
+ * The vendor's bookings of each bucket of their creation by attribution (the click's traffic type, copied
+ * onto the booking by triggers; '' when unattributed), with the revenue of those that reached `confirmed`
+ * in the scope's currency: their `total_price` less their succeeded refunds. Bookings in another currency
+ * (requested before the vendor changed theirs) are counted but earn no revenue. Whole hours come from the
+ * booking_hourly rollup, the rest from raw rows, as for clicks.
  */
 export async function bookingsPerDay(
   db: Db,
-  vendorId: number,
-  currency: string,
-  afterConfirmed: readonly BookingStatus[],
+  scope: Scope,
   buckets: readonly DayBucket[],
-): Promise<DayBookings[]> {
-  const confirmed = sql.lit('confirmed');
-  const later = sql.join(afterConfirmed.map((status) => sql.lit(status)));
-  const reachedConfirmed = afterConfirmed.length
-    ? sql<SqlBool>`(b.status = ${confirmed} or (b.status in (${later}) and exists (
-      select 1 from booking_status_history h where h.booking_id = b.id and h.to_status = ${confirmed})))`
-    : sql<SqlBool>`b.status = ${confirmed}`;
-  const refunded = sql<number>`(select coalesce(sum(r.amount_cents), 0) from payments p
-    inner join refunds r on r.payment_id = p.id
-    where p.booking_id = b.id and r.status = ${sql.lit('succeeded')})`;
-  const revenue = sql<number>`case when b.currency = ${currency} and ${reachedConfirmed}
-    then b.total_price_cents - ${refunded} else 0 end`;
-  const rows = await db
-    .selectFrom(bucketsOf(buckets))
-    .crossJoin('bookings as b')
-    .where('b.vendor_id', '=', vendorId)
-    .whereRef('b.created_at', '>=', 'd.column2')
-    .whereRef('b.created_at', '<', 'd.column3')
-    .groupBy(['d.column1', 'b.click_traffic_type'])
-    .select((eb) => [
-      'd.column1 as day',
-      'b.click_traffic_type as traffic_type',
-      eb.fn.countAll<number>().as('bookings'),
-      eb.fn.sum<number>(revenue).as('revenue_cents'),
-    ])
-    .execute();
-  return rows.map((r) => ({
-    day: Number(r.day),
-    traffic_type: r.traffic_type,
-    bookings: Number(r.bookings),
-    revenue_cents: Number(r.revenue_cents),
-  }));
+): Promise<DayCount[]> {
+  return perDay(
+    buckets,
+    (ranges) =>
+      db
+        .selectFrom(ranges)
+        .crossJoin('booking_hourly as h')
+        .where('h.vendor_id', '=', scope.vendorId)
+        .whereRef('h.hour', '>=', 'd.column2')
+        .whereRef('h.hour', '<', 'd.column3')
+        .groupBy(['d.column1', 'h.traffic_type'])
+        .select((eb) => [
+          'd.column1 as day',
+          'h.traffic_type',
+          eb.fn.sum<number>('h.bookings').as('count'),
+          eb.fn.sum<number>(rolledUpRevenue(scope.currency)).as('revenue_cents'),
+        ]),
+    (ranges) =>
+      db
+        .selectFrom(ranges)
+        .crossJoin('bookings as b')
+        .where('b.vendor_id', '=', scope.vendorId)
+        .whereRef('b.created_at', '>=', 'd.column2')
+        .whereRef('b.created_at', '<', 'd.column3')
+        .groupBy(['d.column1', 'b.click_traffic_type'])
+        .select((eb) => [
+          'd.column1 as day',
+          eb.fn.coalesce('b.click_traffic_type', sql.lit('')).as('traffic_type'),
+          eb.fn.countAll<number>().as('count'),
+          eb.fn.sum<number>(revenueOf(scope.currency)).as('revenue_cents'),
+        ]),
+  );
 }

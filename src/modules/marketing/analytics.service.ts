@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BookingStatus, Database, ListingKind, TrafficType } from '../../db/database.ts';
+import type { Database, Db, ListingKind, TrafficType } from '../../db/database.ts';
 import { inReadSnapshot } from '../../db/transactions.ts';
 import { type FieldErrors, invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
@@ -8,7 +8,6 @@ import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { countLocalDays, localDays } from '../../lib/local-days.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { findVendorLocale } from '../accounts/index.ts';
-import { TRANSITIONS } from '../booking/index.ts';
 import { KINDS } from '../catalog/index.ts';
 import * as repo from './analytics.repository.ts';
 import { MAX_TIMESERIES_POINTS } from './marketing.schemas.ts';
@@ -21,6 +20,8 @@ export interface MarketingDeps {
 export interface RangeQuery {
   from: string;
   to: string;
+  /** count bot clicks too (decisions §17); left out by default */
+  include_bots?: boolean;
 }
 
 /** `from`/`to` as epoch milliseconds: both valid ISO 8601 and `to > from` (the range is [from, to)). */
@@ -70,10 +71,22 @@ function toClick(row: repo.ClickListRow) {
     fbclid: row.fbclid,
     referrer: row.referrer,
     user_id: row.user_id,
+    is_bot: row.is_bot === 1,
     created_at: formatDateTime(row.created_at),
   };
 }
 export type Click = ReturnType<typeof toClick>;
+
+function clickFilter(vendorId: number | null, query: ClickListQuery): repo.ClickFilter {
+  return {
+    vendorId: vendorOf(vendorId),
+    ...parseRange(query),
+    includeBots: query.include_bots === true,
+    trafficType: query.traffic_type,
+    listingKind: query.listing_type,
+    utmCampaign: query.utm_campaign?.trim() || undefined,
+  };
+}
 
 /**
  * A vendor's clicks in [from, to), newest first, with the total count for pagination. `utm_campaign` is
@@ -86,18 +99,28 @@ export async function listVendorClicks(
   query: ClickListQuery,
   page: Page,
 ): Promise<{ count: number; results: Click[] }> {
-  const filter: repo.ClickFilter = {
-    vendorId: vendorOf(vendorId),
-    ...parseRange(query),
-    trafficType: query.traffic_type,
-    listingKind: query.listing_type,
-    utmCampaign: query.utm_campaign?.trim() || undefined,
-  };
+  const filter = clickFilter(vendorId, query);
   return inReadSnapshot(deps.db, async (db) => {
     const count = await repo.countClicks(db, filter);
     const rows = page.offset < count ? await repo.listClicks(db, filter, page) : [];
     return { count, results: rows.map(toClick) };
   });
+}
+
+/**
+ * The export of the click list (same filters), oldest first, as chunks of click objects: read one short
+ * query at a time, so a million clicks never sit in memory together. Ranges are checked before the first
+ * byte is sent, so a bad one is still a 400.
+ */
+export function exportVendorClicks(
+  deps: MarketingDeps,
+  vendorId: number | null,
+  query: ClickListQuery,
+): AsyncIterable<Click[]> {
+  const filter = clickFilter(vendorId, query);
+  return (async function* () {
+    for await (const rows of repo.clicksInChunks(deps.db, filter)) yield rows.map(toClick);
+  })();
 }
 
 // --- summary ---------------------------------------------------------------------------------------------
@@ -118,15 +141,37 @@ export interface CampaignSummary {
   clicks: number;
   bookings: number;
   conversion_rate: number | null;
+  bookings_confirmed: number;
+  revenue: string;
 }
 
 export interface VendorSummary {
   from: string;
   to: string;
+  currency: string;
   clicks: { organic: number; marketing: number; total: number };
   bookings_attributed: { organic: number; marketing: number; unattributed: number };
   conversion_rate_click_to_booking: { organic: number | null; marketing: number | null };
+  bookings_confirmed: { organic: number; marketing: number };
+  revenue: { organic: string; marketing: string };
   campaigns: CampaignSummary[];
+}
+
+/** What a summary or series of the vendor counts: their bots setting, and their currency for revenue. */
+async function scopeOf(
+  db: Db,
+  vendorId: number | null,
+  query: RangeQuery,
+): Promise<repo.Scope & { timeZone: string }> {
+  const id = vendorOf(vendorId);
+  const locale = await findVendorLocale(db, id);
+  if (!locale) throw notFound('Vendor profile not found.');
+  return {
+    vendorId: id,
+    includeBots: query.include_bots === true,
+    currency: locale.currency,
+    timeZone: locale.time_zone,
+  };
 }
 
 /**
@@ -142,16 +187,15 @@ export async function summariseVendorClicks(
 ): Promise<VendorSummary> {
   const range = { vendorId: vendorOf(vendorId), ...parseRange(query) };
   options = { now: deps.clock.now().getTime(), ...options };
-  const [totals, campaigns] = await inReadSnapshot(deps.db, async (db) => {
+  const [scope, totals, campaigns] = await inReadSnapshot(deps.db, async (db) => {
+    const scope = await scopeOf(db, vendorId, query);
     const parts = await repo.summaryParts(db, range, options);
-    return [
-      await repo.summaryTotals(db, range.vendorId, parts),
-      await repo.campaignRows(db, range.vendorId, parts),
-    ];
+    return [scope, await repo.summaryTotals(db, scope, parts), await repo.campaignRows(db, scope, parts)];
   });
   return {
     from: formatDateTime(range.from),
     to: formatDateTime(range.to),
+    currency: scope.currency,
     clicks: {
       organic: totals.clicks_organic,
       marketing: totals.clicks_marketing,
@@ -166,28 +210,21 @@ export async function summariseVendorClicks(
       organic: conversionRate(totals.bookings_organic, totals.clicks_organic),
       marketing: conversionRate(totals.bookings_marketing, totals.clicks_marketing),
     },
-    campaigns: campaigns.map((row) => ({
+    bookings_confirmed: { organic: totals.confirmed_organic, marketing: totals.confirmed_marketing },
+    revenue: {
+      organic: formatMoney(totals.revenue_organic),
+      marketing: formatMoney(totals.revenue_marketing),
+    },
+    campaigns: campaigns.map(({ confirmed, revenue_cents, ...row }) => ({
       ...row,
       conversion_rate: conversionRate(row.bookings, row.clicks),
+      bookings_confirmed: confirmed,
+      revenue: formatMoney(revenue_cents),
     })),
   };
 }
 
 // --- time series -----------------------------------------------------------------------------------------
-
-/** The states a confirmed booking can move on to, directly or not: from the booking state machine. */
-const AFTER_CONFIRMED = ((): BookingStatus[] => {
-  const found = new Set<BookingStatus>();
-  const visit = (status: BookingStatus) => {
-    for (const { from, to } of Object.values(TRANSITIONS))
-      if ((from as readonly BookingStatus[]).includes(status) && to !== 'confirmed' && !found.has(to)) {
-        found.add(to);
-        visit(to);
-      }
-  };
-  visit('confirmed');
-  return [...found];
-})();
 
 export interface TimeseriesPoint {
   date: string;
@@ -200,6 +237,7 @@ export interface VendorTimeseries {
   from: string;
   to: string;
   time_zone: string;
+  currency: string;
   points: TimeseriesPoint[];
 }
 
@@ -214,36 +252,32 @@ export async function vendorTimeseries(
   vendorId: number | null,
   query: RangeQuery,
 ): Promise<VendorTimeseries> {
-  const id = vendorOf(vendorId);
   const range = parseRange(query);
   return inReadSnapshot(deps.db, async (db) => {
-    const locale = await findVendorLocale(db, id);
-    if (!locale) throw notFound('Vendor profile not found.');
-    const { time_zone, currency } = locale;
+    const scope = await scopeOf(db, vendorId, query);
+    const { timeZone: time_zone, currency } = scope;
     // counted before a day is built: a range of centuries would otherwise be cut into days first
     if (countLocalDays(range.from, range.to, time_zone) > MAX_TIMESERIES_POINTS)
       throw invalidFields({
         to: [`The range may touch at most ${MAX_TIMESERIES_POINTS} dates in the time zone ${time_zone}.`],
       });
     const days = localDays(range.from, range.to, time_zone);
-    const clicks = await repo.clicksPerDay(db, id, days);
-    const bookings = await repo.bookingsPerDay(db, id, currency, AFTER_CONFIRMED, days);
     const counted = days.map((day) => ({
       date: day.date,
       clicks: { organic: 0, marketing: 0 },
       bookings: { organic: 0, marketing: 0, unattributed: 0 },
       revenueCents: 0,
     }));
-    for (const row of clicks)
-      counted[row.day].clicks = { organic: row.clicks - row.marketing, marketing: row.marketing };
-    for (const row of bookings) {
-      counted[row.day].bookings[row.traffic_type ?? 'unattributed'] = row.bookings;
+    for (const row of await repo.clicksPerDay(db, scope, days))
+      counted[row.day].clicks[row.traffic_type as TrafficType] += row.count;
+    for (const row of await repo.bookingsPerDay(db, scope, days)) {
+      counted[row.day].bookings[row.traffic_type || 'unattributed'] += row.count;
       counted[row.day].revenueCents += row.revenue_cents;
     }
     const points = counted.map(({ revenueCents, ...point }) => ({
       ...point,
       revenue: formatMoney(revenueCents),
     }));
-    return { from: formatDateTime(range.from), to: formatDateTime(range.to), time_zone, points };
+    return { from: formatDateTime(range.from), to: formatDateTime(range.to), time_zone, currency, points };
   });
 }

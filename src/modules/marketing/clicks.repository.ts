@@ -16,6 +16,7 @@ const CLICK_COLUMNS = [
   ...TRACKING_PARAMS,
   'referrer',
   'user_id',
+  'is_bot',
   'created_at',
 ] as const satisfies readonly (keyof ClickValues)[];
 type ClickColumn = (typeof CLICK_COLUMNS)[number];
@@ -32,7 +33,7 @@ const insertOneClick = preparedInsert(insertClickRow, CLICK_COLUMNS);
 /** Each click column as an array, one element per click (PostgreSQL's multi-row insert). */
 type ClickArrays = { [C in ClickColumn]: ClickValues[C][] };
 
-const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['listing_id', 'vendor_id', 'user_id']);
+const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['listing_id', 'vendor_id', 'user_id', 'is_bot']);
 const pgArrayType = (column: ClickColumn) =>
   sql.raw(column === 'created_at' ? 'bigint[]' : INTEGER_COLUMNS.has(column) ? 'integer[]' : 'text[]');
 

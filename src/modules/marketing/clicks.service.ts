@@ -3,7 +3,13 @@ import { notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type CatalogDeps, findPublicListing, KINDS, type ListingRef } from '../catalog/index.ts';
 import { findClickById, insertClick } from './clicks.repository.ts';
-import { classifyTraffic, TRACKING_PARAMS, type TrackingParam, type TrackingParams } from './traffic.ts';
+import {
+  classifyTraffic,
+  isBotAgent,
+  TRACKING_PARAMS,
+  type TrackingParam,
+  type TrackingParams,
+} from './traffic.ts';
 
 export interface RecordClickInput {
   listing: Pick<ListingRef, 'id' | 'kind' | 'vendorId'>;
@@ -11,6 +17,8 @@ export interface RecordClickInput {
   params: TrackingParams;
   referrer?: string;
   userId?: number | null;
+  /** the request's User-Agent header: a known crawler's click is stored as a bot's */
+  userAgent?: string;
 }
 
 export interface RecordedClick {
@@ -37,6 +45,7 @@ export async function recordListingClick(
     source: input.source,
     referrer: input.referrer ?? '',
     user_id: input.userId ?? null,
+    is_bot: isBotAgent(input.userAgent) ? 1 : 0,
     created_at: clock.now().getTime(),
   });
   return { marketing_click_id: id, traffic_type };
@@ -82,6 +91,7 @@ export async function trackListingClick(
   deps: ClickTrackingDeps,
   input: TrackClickInput,
   userId: number | null,
+  userAgent?: string,
 ): Promise<RecordedClick> {
   const { db, clock } = deps;
   const listing = await findPublicListing(deps.catalog, input.listing_type, input.public_id);
@@ -92,5 +102,6 @@ export async function trackListingClick(
     params: input,
     referrer: input.referrer ?? '',
     userId,
+    userAgent,
   });
 }

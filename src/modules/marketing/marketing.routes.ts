@@ -4,6 +4,7 @@ import { pageOf, paginated } from '../../http/pagination.ts';
 import { Ref } from '../../http/schemas.ts';
 import * as analytics from './analytics.service.ts';
 import { type ClickTrackingDeps, trackListingClick } from './clicks.service.ts';
+import { clicksAsCsv } from './clicks-csv.ts';
 import * as schemas from './marketing.schemas.ts';
 
 export interface MarketingRoutesOptions {
@@ -28,7 +29,16 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await trackListingClick(deps, request.body, request.user?.id ?? null)),
+      reply
+        .status(201)
+        .send(
+          await trackListingClick(
+            deps,
+            request.body,
+            request.user?.id ?? null,
+            request.headers['user-agent'],
+          ),
+        ),
   );
 
   app.get(
@@ -52,6 +62,33 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
         page,
       );
       return paginated(request, page, count, results);
+    },
+  );
+
+  app.get(
+    '/vendor/clicks/export/',
+    {
+      config: { auth: 'vendor' },
+      schema: {
+        tags,
+        summary: "Export the caller's listing clicks in [from, to) as CSV",
+        description:
+          'The click list with the same filters, oldest first, without pages: a header row with the click ' +
+          "object's fields, then one row per click. Streamed. A text cell starting with =, +, -, @, a tab or " +
+          'a carriage return is prefixed with an apostrophe, so that spreadsheets show it as text.',
+        querystring: schemas.ClicksExportQuery,
+        response: {
+          200: { description: 'CSV, streamed', content: { 'text/csv': { schema: schemas.ClicksCsv } } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const chunks = analytics.exportVendorClicks(deps, callerOf(request).vendorId, request.query);
+      const name = `clicks-${request.query.from.slice(0, 10)}-${request.query.to.slice(0, 10)}.csv`;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`)
+        .send(clicksAsCsv(chunks));
     },
   );
 

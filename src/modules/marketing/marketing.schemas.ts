@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { PageQuery, PaginatedSchema } from '../../http/pagination.ts';
 import { DateTimeOut, MoneyOut, Named, Nullable, StringEnum } from '../../http/schemas.ts';
@@ -54,18 +55,32 @@ const Range = {
   to: Type.String({ maxLength: 64, description: 'ISO 8601 datetime, exclusive; later than from' }),
 };
 
-export const ClicksQuery = Type.Object({
+const IncludeBots = {
+  include_bots: Type.Optional(
+    Type.Boolean({
+      description:
+        "count the clicks of known crawlers and bots (by User-Agent) too; they're left out by default",
+    }),
+  ),
+};
+
+const ClickFilters = {
   ...Range,
+  ...IncludeBots,
   traffic_type: Type.Optional(TrafficType),
   listing_type: Type.Optional(ListingType),
   utm_campaign: Type.Optional(
     Type.String({ maxLength: MAX_TRACKING_LENGTH, description: 'exact campaign; empty means any' }),
   ),
-  ...PageQuery,
-});
+};
 
-/** The summary's and the time series' query: the range alone. */
-export const RangeQuery = Type.Object(Range);
+export const ClicksQuery = Type.Object({ ...ClickFilters, ...PageQuery });
+
+/** The export takes the list's filters, without pages: it is the whole list. */
+export const ClicksExportQuery = Type.Object(ClickFilters);
+
+/** The summary's and the time series' query: the range, and whether bots count. */
+export const RangeQuery = Type.Object({ ...Range, ...IncludeBots });
 
 export const ClickSchema = Named(
   'Click',
@@ -88,6 +103,7 @@ export const ClickSchema = Named(
       fbclid: Type.String(),
       referrer: Type.String(),
       user_id: Nullable(Type.Integer()),
+      is_bot: Type.Boolean({ description: "a known crawler's or bot's click, by its User-Agent" }),
       created_at: DateTimeOut,
     },
     {
@@ -110,6 +126,7 @@ export const ClickSchema = Named(
           fbclid: '',
           referrer: 'https://mail.example/',
           user_id: null,
+          is_bot: false,
           created_at: '2026-06-10T18:22:05.000Z',
         },
       ],
@@ -117,6 +134,18 @@ export const ClickSchema = Named(
   ),
 );
 export const ClickPage = PaginatedSchema(ClickSchema);
+
+/** The export's body: typed as the stream the route sends, documented as the text it becomes. */
+export const ClicksCsv = Type.Unsafe<Readable>({
+  type: 'string',
+  description: "text/csv: a header row with the click object's fields, then a row per click",
+});
+
+/** Revenue in the vendor's currency: bookings requested in a former currency add nothing. */
+const Revenue = { ...MoneyOut, description: "in the vendor's currency" };
+const Currency = Type.String({
+  description: "the vendor's currency (ISO 4217, lower-case), of every revenue",
+});
 
 const Rate = Nullable(
   Type.Number({ description: 'bookings / clicks, 4 decimal places; null when clicks are 0' }),
@@ -128,6 +157,7 @@ export const SummarySchema = Named(
     {
       from: DateTimeOut,
       to: DateTimeOut,
+      currency: Currency,
       clicks: Type.Object({ organic: Type.Integer(), marketing: Type.Integer(), total: Type.Integer() }),
       bookings_attributed: Type.Object({
         organic: Type.Integer(),
@@ -135,6 +165,14 @@ export const SummarySchema = Named(
         unattributed: Type.Integer(),
       }),
       conversion_rate_click_to_booking: Type.Object({ organic: Rate, marketing: Rate }),
+      bookings_confirmed: Type.Object(
+        { organic: Type.Integer(), marketing: Type.Integer() },
+        { description: 'attributed bookings in range that reached confirmed, whatever happened later' },
+      ),
+      revenue: Type.Object(
+        { organic: Revenue, marketing: Revenue },
+        { description: "those bookings' total_price less their succeeded refunds" },
+      ),
       campaigns: Type.Array(
         Type.Object({
           utm_source: Type.String(),
@@ -143,6 +181,8 @@ export const SummarySchema = Named(
           clicks: Type.Integer(),
           bookings: Type.Integer(),
           conversion_rate: Rate,
+          bookings_confirmed: Type.Integer(),
+          revenue: Revenue,
         }),
         { maxItems: 50 },
       ),
@@ -153,9 +193,12 @@ export const SummarySchema = Named(
         {
           from: '2026-06-01T00:00:00.000Z',
           to: '2026-07-01T00:00:00.000Z',
+          currency: 'eur',
           clicks: { organic: 40, marketing: 10, total: 50 },
           bookings_attributed: { organic: 2, marketing: 1, unattributed: 1 },
           conversion_rate_click_to_booking: { organic: 0.05, marketing: 0.1 },
+          bookings_confirmed: { organic: 1, marketing: 1 },
+          revenue: { organic: '45.00', marketing: '90.00' },
           campaigns: [
             {
               utm_source: 'newsletter',
@@ -164,6 +207,8 @@ export const SummarySchema = Named(
               clicks: 10,
               bookings: 1,
               conversion_rate: 0.1,
+              bookings_confirmed: 1,
+              revenue: '90.00',
             },
           ],
         },
@@ -184,6 +229,7 @@ export const TimeseriesSchema = Named(
       time_zone: Type.String({
         description: "the vendor's IANA time zone, whose local dates the points are",
       }),
+      currency: Currency,
       points: Type.Array(
         Type.Object({
           date: Type.String({ format: 'date', description: 'a local date of the time zone, YYYY-MM-DD' }),
@@ -215,6 +261,7 @@ export const TimeseriesSchema = Named(
           from: '2026-03-07T08:00:00.000Z',
           to: '2026-03-09T07:00:00.000Z',
           time_zone: 'America/Los_Angeles',
+          currency: 'usd',
           points: [
             {
               date: '2026-03-07',

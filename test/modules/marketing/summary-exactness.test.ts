@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as analyticsMigration from '../../../src/db/migrations/2026112203-marketing-analytics.ts';
-import * as bookingDailyMigration from '../../../src/db/migrations/2026112211-booking-daily.ts';
-import * as campaignNameIndexMigration from '../../../src/db/migrations/2026112215-click-campaign-name-index.ts';
-import * as postgresRollupsMigration from '../../../src/db/migrations/2026112217-postgres-summary-rollups.ts';
-import * as clickRollupPerStatementMigration from '../../../src/db/migrations/2026112218-postgres-click-rollup-per-statement.ts';
-import type { AnyDb } from '../../../src/db/migrations/schema-helpers.ts';
+import * as rollupsMigration from '../../../src/db/migrations/2026112701-analytics-revenue-bots.ts';
 import { summaryParts } from '../../../src/modules/marketing/analytics.repository.ts';
 import {
   conversionRate,
@@ -20,12 +15,15 @@ import {
   clickRow,
   insertBooking,
   insertListing,
+  insertPaymentWithRefunds,
   type TestListing,
   vendorProfileId,
 } from '../../helpers/marketing-factories.ts';
+import { BOT_AGENT, rollupsAndRecount } from '../../helpers/rollups.ts';
 
-// The summary against an independent model written in plain JavaScript, on random clicks, bookings and
-// ranges; and the daily rollups against the raw clicks and bookings they summarise.
+// The summary against an independent model written in plain JavaScript, on random clicks (bots among
+// them), bookings (confirmed or not, refunded in part, in another currency) and ranges; and the rollups
+// against the raw clicks and bookings they summarise.
 
 const DAY = 86_400_000;
 let t: TestApp;
@@ -61,8 +59,15 @@ const CAMPAIGNS = [
   {},
 ];
 
-type ClickSpec = { vendor: number; listing: number; at: number; params: number };
-type BookingSpec = { vendor: number; at: number; click: number | null };
+type ClickSpec = { vendor: number; listing: number; at: number; params: number; bot: boolean };
+type BookingSpec = {
+  vendor: number;
+  at: number;
+  click: number | null;
+  confirmed: boolean;
+  refunded: number;
+  foreign: boolean;
+};
 
 // Instants within a 4-day window, often exactly on a midnight or a millisecond off one.
 const instant = fc.oneof(
@@ -75,6 +80,7 @@ const clickSpec = fc.record({
   listing: fc.integer({ min: 0, max: 1 }),
   at: instant,
   params: fc.integer({ min: 0, max: CAMPAIGNS.length - 1 }),
+  bot: fc.boolean(),
 });
 const dataset = fc.record({
   clicks: fc.array(clickSpec, { minLength: 0, maxLength: 30 }),
@@ -83,6 +89,9 @@ const dataset = fc.record({
       vendor: fc.integer({ min: 0, max: 1 }),
       at: instant,
       click: fc.option(fc.nat(), { nil: null }),
+      confirmed: fc.boolean(),
+      refunded: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 4500 })),
+      foreign: fc.boolean().map((b) => b && Math.random() < 0.3),
     }),
     { maxLength: 12 },
   ),
@@ -98,9 +107,10 @@ function model(
   to: number,
   clicks: StoredClick[],
   bookings: (BookingSpec & { clickIndex: number | null })[],
+  includeBots: boolean,
 ): VendorSummary {
   const inRange = (at: number) => at >= from && at < to;
-  const myClicks = clicks.filter((c) => c.vendor === vendor && inRange(c.at));
+  const myClicks = clicks.filter((c) => c.vendor === vendor && inRange(c.at) && (includeBots || !c.bot));
   const myBookings = bookings.filter((b) => b.vendor === vendor && inRange(b.at));
   const clickOf = (b: { clickIndex: number | null }) => {
     const click = b.clickIndex === null ? undefined : clicks[b.clickIndex];
@@ -112,16 +122,28 @@ function model(
   const marketing = count(myClicks, (c) => c.trafficType === 'marketing');
   const bOrganic = count(myBookings, (b) => clickOf(b)?.trafficType === 'organic');
   const bMarketing = count(myBookings, (b) => clickOf(b)?.trafficType === 'marketing');
-  const rows = new Map<string, { triple: string[]; clicks: number; bookings: number }>();
+  // a booking that reached confirmed earns its price less its refunds, in the vendor's currency only
+  const revenue = (b: BookingSpec) => (b.confirmed && !b.foreign ? 4500 - b.refunded : 0);
+  const sumOf = (type: string, f: (b: BookingSpec) => number) =>
+    myBookings.filter((b) => clickOf(b)?.trafficType === type).reduce((n, b) => n + f(b), 0);
+  const cents = (n: number) => (n / 100).toFixed(2);
+  const rows = new Map<
+    string,
+    { triple: string[]; clicks: number; bookings: number; confirmed: number; revenue: number }
+  >();
   const row = (triple: string[]) => {
     const key = JSON.stringify(triple);
-    if (!rows.has(key)) rows.set(key, { triple, clicks: 0, bookings: 0 });
+    if (!rows.has(key)) rows.set(key, { triple, clicks: 0, bookings: 0, confirmed: 0, revenue: 0 });
     return rows.get(key)!;
   };
   for (const c of myClicks) if (c.triple) row(c.triple).clicks++;
   for (const b of myBookings) {
     const triple = clickOf(b)?.triple;
-    if (triple) row(triple).bookings++;
+    if (!triple) continue;
+    const r = row(triple);
+    r.bookings++;
+    r.confirmed += b.confirmed ? 1 : 0;
+    r.revenue += revenue(b);
   }
   const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0); // ASCII: code units = bytes
   const campaigns = [...rows.values()]
@@ -141,10 +163,13 @@ function model(
       clicks: r.clicks,
       bookings: r.bookings,
       conversion_rate: rate(r.bookings, r.clicks),
+      bookings_confirmed: r.confirmed,
+      revenue: cents(r.revenue),
     }));
   return {
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
+    currency: 'usd',
     clicks: { organic, marketing, total: organic + marketing },
     bookings_attributed: {
       organic: bOrganic,
@@ -155,6 +180,11 @@ function model(
       organic: rate(bOrganic, organic),
       marketing: rate(bMarketing, marketing),
     },
+    bookings_confirmed: {
+      organic: sumOf('organic', (b) => (b.confirmed ? 1 : 0)),
+      marketing: sumOf('marketing', (b) => (b.confirmed ? 1 : 0)),
+    },
+    revenue: { organic: cents(sumOf('organic', revenue)), marketing: cents(sumOf('marketing', revenue)) },
     campaigns,
   };
 }
@@ -192,6 +222,7 @@ describe('summary exactness', () => {
             listing: vendors[spec.vendor].listings[spec.listing],
             source: 'track',
             params,
+            userAgent: spec.bot ? BOT_AGENT : 'curl/8.5.0',
           });
           stored.push({
             ...spec,
@@ -204,12 +235,17 @@ describe('summary exactness', () => {
         const storedBookings = [];
         for (const spec of bookings) {
           const clickIndex = spec.click === null || stored.length === 0 ? null : spec.click % stored.length;
-          await insertBooking(t.db, {
+          const id = await insertBooking(t.db, {
             listing: vendors[spec.vendor].listings[0],
             customerId,
             createdAt: base + spec.at,
             clickId: clickIndex === null ? null : stored[clickIndex].id,
+            status: spec.confirmed ? 'confirmed' : 'requested',
           });
+          if (spec.foreign)
+            await t.db.updateTable('bookings').set({ currency: 'eur' }).where('id', '=', id).execute();
+          if (spec.refunded)
+            await insertPaymentWithRefunds(t.db, id, [[spec.refunded, 'succeeded']], base + spec.at);
           storedBookings.push({ ...spec, at: base + spec.at, clickIndex });
         }
         for (const [a, b] of ranges) {
@@ -218,7 +254,13 @@ describe('summary exactness', () => {
           const to = base + Math.max(a, b);
           const query = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
           for (const v of [0, 1]) {
-            const expected = model(v, from, to, stored, storedBookings);
+            const withBots = { ...query, include_bots: true };
+            const all = model(v, from, to, stored, storedBookings, true);
+            expect(await summariseVendorClicks(deps(), vendors[v].id, withBots)).toEqual(all);
+            expect(await summariseVendorClicks(deps(), vendors[v].id, withBots, { rollup: false })).toEqual(
+              all,
+            );
+            const expected = model(v, from, to, stored, storedBookings, false);
             expect(await summariseVendorClicks(deps(), vendors[v].id, query)).toEqual(expected);
             expect(await summariseVendorClicks(deps(), vendors[v].id, query, { rollup: false })).toEqual(
               expected,
@@ -229,63 +271,35 @@ describe('summary exactness', () => {
             );
           }
         }
+        const { stored: rollups, recount } = await rollupsAndRecount(t.db);
+        expect(rollups).toEqual(recount);
       }),
       { numRuns: usingPostgres ? 15 : 40 },
     );
   });
 });
 
-// --- the daily rollups ---------------------------------------------------------------------------------
-
-type RollupMigration = { up(db: AnyDb): Promise<void>; down(db: AnyDb): Promise<void> };
+// --- the rollups ---------------------------------------------------------------------------------------
 
 /**
- * The migrations that create a rollup (SQLite: the click rollup's with the one after it, or the booking
- * rollup's; PostgreSQL: one for both), undone and redone around `write` as a rollback and a new deploy
- * would: the rollup is then backfilled from the rows that exist. PostgreSQL's locks its tables, which
- * only a transaction can.
+ * The migration that creates the rollups, undone and redone around `write` as a rollback and a new deploy
+ * would: the rollups are then backfilled from the rows that exist (and bookings' confirmed_at and
+ * refunded_cents from their history and refunds). PostgreSQL's locks its tables, which only a transaction
+ * can. `write` runs on the schema before it: no is_bot, confirmed_at or refunded_cents.
  */
-async function migrateAround(sqliteMigrations: RollupMigration[], write: () => Promise<void>) {
-  const migrations = usingPostgres
-    ? [clickRollupPerStatementMigration, postgresRollupsMigration]
-    : sqliteMigrations;
-  // each in a transaction of its own on PostgreSQL, as the migrator runs them
+async function migrateAround(write: () => Promise<void>) {
   const run = (step: (db: typeof t.db) => Promise<void>) =>
     usingPostgres ? t.db.transaction().execute(step) : step(t.db);
-  for (const m of migrations) await run(m.down);
+  await run(rollupsMigration.down);
   await write();
-  for (const m of migrations.toReversed()) await run(m.up);
+  await run(rollupsMigration.up);
 }
 
-type RollupRow = {
-  vendor_id: number;
-  day: number;
-  traffic_type: string;
-  utm_campaign: string;
-  utm_source: string;
-  utm_medium: string;
-  clicks: number;
-};
-
-/**
- * The rollup as stored (summed over PostgreSQL's shards, empty rows dropped) and as recomputed from
- * listing_clicks.
- */
-async function rollupAndRaw() {
-  const stored = await sql<RollupRow>`
-    select vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium, sum(clicks) as clicks
-    from listing_click_daily
-    group by 1, 2, 3, 4, 5, 6 having sum(clicks) <> 0
-    order by 1, 2, 3, 4, 5, 6`.execute(t.db);
-  const raw = await sql<RollupRow>`
-    select vendor_id, created_at - ((created_at % ${DAY}) + ${DAY}) % ${DAY} as day, traffic_type, utm_campaign,
-           case when utm_campaign <> '' then utm_source else '' end as utm_source,
-           case when utm_campaign <> '' then utm_medium else '' end as utm_medium,
-           count(*) as clicks
-    from listing_clicks
-    group by 1, 2, 3, 4, 5, 6
-    order by 1, 2, 3, 4, 5, 6`.execute(t.db);
-  return { stored: stored.rows, raw: raw.rows };
+/** The rollups as stored and as recounted from raw rows, asserted equal; the stored rows by table. */
+async function rollupsExact() {
+  const state = await rollupsAndRecount(t.db);
+  expect(state.stored).toEqual(state.recount);
+  return state.stored;
 }
 
 describe('daily click rollup', () => {
@@ -306,7 +320,7 @@ describe('daily click rollup', () => {
       .select('id')
       .where('utm_campaign', '=', 'dawn')
       .executeTakeFirstOrThrow();
-    expect((await rollupAndRaw()).stored).toEqual((await rollupAndRaw()).raw);
+    await rollupsExact();
 
     const query = { from: new Date(base).toISOString(), to: new Date(base + 3 * DAY).toISOString() };
     const before = await summariseVendorClicks(deps(), vendors[0].id, query);
@@ -320,16 +334,14 @@ describe('daily click rollup', () => {
       .set({ created_at: base + DAY + 1, utm_campaign: 'dusk' })
       .where('id', '=', dawn.id)
       .execute();
-    let state = await rollupAndRaw();
-    expect(state.stored).toEqual(state.raw);
+    await rollupsExact();
     const moved = await summariseVendorClicks(deps(), vendors[0].id, query);
     expect(moved.campaigns.map((row) => [row.utm_campaign, row.clicks])).toEqual([['dusk', 1]]);
     expect(moved).toEqual(await summariseVendorClicks(deps(), vendors[0].id, query, { rollup: false }));
 
     // deleted: the emptied rollup row is no campaign row at all
     await t.db.deleteFrom('listing_clicks').where('id', '=', dawn.id).execute();
-    state = await rollupAndRaw();
-    expect(state.stored).toEqual(state.raw);
+    await rollupsExact();
     const after = await summariseVendorClicks(deps(), vendors[0].id, query);
     expect(after.campaigns).toEqual([]);
     expect(after.clicks).toEqual({ organic: 1, marketing: 0, total: 1 });
@@ -354,10 +366,9 @@ describe('daily click rollup', () => {
         click(day + 5, '', ''),
       ])
       .execute();
-    const state = await rollupAndRaw();
-    expect(state.stored).toEqual(state.raw);
+    const stored = await rollupsExact();
     expect(
-      state.stored
+      stored.listing_click_daily
         .filter((r) => r.vendor_id === kayak.vendorId && (r.day === day || r.day === day + DAY))
         .map((r) => [r.day - day, r.utm_campaign, r.utm_source, r.clicks]),
     ).toEqual([
@@ -390,9 +401,8 @@ describe('daily click rollup', () => {
       }),
     );
     expect(statuses).toEqual(Array(40).fill(201));
-    const state = await rollupAndRaw();
-    expect(state.stored).toEqual(state.raw);
-    const counted = state.stored
+    const stored = await rollupsExact();
+    const counted = stored.listing_click_daily
       .filter((r) => r.vendor_id === vendors[1].id && r.day === day)
       .map((r) => [r.traffic_type, r.utm_campaign, r.clicks]);
     expect(counted).toEqual([
@@ -440,50 +450,42 @@ describe('daily click rollup', () => {
 
   it('is backfilled from the clicks that exist when the migration runs', async () => {
     const [kayak] = vendors[1].listings;
-    // later migrations first, as a rollback would undo them
-    await migrateAround([campaignNameIndexMigration, analyticsMigration], async () => {
+    await migrateAround(async () => {
       for (const at of ['2025-03-01T10:00:00Z', '2025-03-01T23:59:59.999Z', '2025-03-02T00:00:00Z']) {
-        t.clock.set(at);
-        await recordListingClick(t.db, t.clock, {
-          listing: kayak,
-          source: 'track',
-          params: { utm_source: 'google', utm_campaign: 'backfill' },
+        const { is_bot: _, ...row } = clickRow(kayak, Date.parse(at), {
+          utm_source: 'google',
+          utm_campaign: 'backfill',
         });
+        // the schema before the migration has no is_bot
+        await t.db
+          .insertInto('listing_clicks')
+          .values(row as typeof row & { is_bot: 0 })
+          .execute();
       }
     });
-    const state = await rollupAndRaw();
-    expect(state.stored).toEqual(state.raw);
+    const stored = await rollupsExact();
     expect(
-      state.stored
+      stored.listing_click_daily
         .filter((r) => r.utm_campaign === 'backfill')
-        .map((r) => [new Date(r.day).toISOString(), r.clicks]),
+        .map((r) => [new Date(r.day).toISOString(), r.is_bot, r.clicks]),
     ).toEqual([
-      ['2025-03-01T00:00:00.000Z', 2],
+      ['2025-03-01T00:00:00.000Z', 0, 2],
+      ['2025-03-02T00:00:00.000Z', 0, 1],
+    ]);
+    expect(
+      stored.listing_click_hourly
+        .filter(
+          (r) =>
+            r.vendor_id === kayak.vendorId && r.hour >= Date.UTC(2025, 2, 1) && r.hour < Date.UTC(2025, 2, 3),
+        )
+        .map((r) => [new Date(r.hour).toISOString(), r.clicks]),
+    ).toEqual([
+      ['2025-03-01T10:00:00.000Z', 1],
+      ['2025-03-01T23:00:00.000Z', 1],
       ['2025-03-02T00:00:00.000Z', 1],
     ]);
   });
 });
-
-type BookingRollupRow = Omit<RollupRow, 'clicks'> & { bookings: number };
-
-/** The booking rollup as stored (summed over shards, empty rows dropped) and as recomputed from bookings. */
-async function bookingRollupAndRaw() {
-  const stored = await sql<BookingRollupRow>`
-    select vendor_id, day, traffic_type, utm_campaign, utm_source, utm_medium, sum(bookings) as bookings
-    from booking_daily
-    group by 1, 2, 3, 4, 5, 6 having sum(bookings) <> 0
-    order by 1, 2, 3, 4, 5, 6`.execute(t.db);
-  const raw = await sql<BookingRollupRow>`
-    select vendor_id, created_at - ((created_at % ${DAY}) + ${DAY}) % ${DAY} as day,
-           coalesce(click_traffic_type, '') as traffic_type, click_utm_campaign as utm_campaign,
-           case when click_utm_campaign <> '' then click_utm_source else '' end as utm_source,
-           case when click_utm_campaign <> '' then click_utm_medium else '' end as utm_medium,
-           count(*) as bookings
-    from bookings
-    group by 1, 2, 3, 4, 5, 6
-    order by 1, 2, 3, 4, 5, 6`.execute(t.db);
-  return { stored: stored.rows, raw: raw.rows };
-}
 
 describe('daily booking rollup', () => {
   it('follows bookings inserted with and without a click, re-attributed, moved and deleted', async () => {
@@ -502,9 +504,7 @@ describe('daily booking rollup', () => {
       clickId: click.marketing_click_id,
     });
     const plain = await insertBooking(t.db, { listing: kayak, customerId, createdAt: base + DAY - 1 });
-    let state = await bookingRollupAndRaw();
-    expect(state.stored).toEqual(state.raw);
-    const day = state.stored.filter((r) => r.day === base);
+    const day = (await rollupsExact()).booking_daily.filter((r) => r.day === base);
     expect(day.map((r) => [r.traffic_type, r.utm_campaign, r.bookings])).toEqual([
       ['', '', 1],
       ['marketing', 'tide', 1],
@@ -512,8 +512,7 @@ describe('daily booking rollup', () => {
 
     const query = { from: new Date(base).toISOString(), to: new Date(base + 2 * DAY).toISOString() };
     const check = async () => {
-      state = await bookingRollupAndRaw();
-      expect(state.stored).toEqual(state.raw);
+      await rollupsExact();
       const viaRollup = await summariseVendorClicks(deps(), vendors[0].id, query);
       expect(viaRollup).toEqual(await summariseVendorClicks(deps(), vendors[0].id, query, { rollup: false }));
       return viaRollup;
@@ -550,31 +549,67 @@ describe('daily booking rollup', () => {
         insertBooking(t.db, { listing: tour, customerId, createdAt: day + n * 60_000 }),
       ),
     );
-    const state = await bookingRollupAndRaw();
-    expect(state.stored).toEqual(state.raw);
+    const stored = await rollupsExact();
     expect(
-      state.stored.filter((r) => r.vendor_id === vendors[0].id && r.day === day).map((r) => r.bookings),
+      stored.booking_daily
+        .filter((r) => r.vendor_id === vendors[0].id && r.day === day)
+        .map((r) => r.bookings),
     ).toEqual([30]);
   });
 
-  it('is backfilled from the bookings that exist when the migration runs', async () => {
+  it('is backfilled from the bookings that exist when the migration runs, with their revenue', async () => {
     const [, tour] = vendors[1].listings;
-    await migrateAround([bookingDailyMigration], async () => {
-      for (const at of ['2025-04-01T10:00:00Z', '2025-04-01T23:59:59.999Z', '2025-04-02T00:00:00Z'])
-        await insertBooking(t.db, { listing: tour, customerId, createdAt: Date.parse(at) });
+    const at = (iso: string) => Date.parse(iso);
+    let paid = 0;
+    await migrateAround(async () => {
+      for (const iso of ['2025-04-01T10:00:00Z', '2025-04-01T23:59:59.999Z'])
+        await insertBooking(t.db, { listing: tour, customerId, createdAt: at(iso) });
+      // confirmed, then cancelled with 12.34 refunded: its history and refunds tell what it earned
+      paid = await insertBooking(t.db, {
+        listing: tour,
+        customerId,
+        createdAt: at('2025-04-02T00:00:00Z'),
+        status: 'cancelled',
+      });
+      await t.db
+        .insertInto('booking_status_history')
+        .values({
+          booking_id: paid,
+          from_status: 'approved',
+          to_status: 'confirmed',
+          note: '',
+          actor_id: null,
+          created_at: at('2025-04-02T01:00:00Z'),
+        })
+        .execute();
+      await insertPaymentWithRefunds(
+        t.db,
+        paid,
+        [
+          [1234, 'succeeded'],
+          [100, 'failed'],
+        ],
+        at('2025-04-02T02:00:00Z'),
+      );
     });
-    const state = await bookingRollupAndRaw();
-    expect(state.stored).toEqual(state.raw);
     expect(
-      state.stored
+      await t.db
+        .selectFrom('bookings')
+        .select(['confirmed_at', 'refunded_cents'])
+        .where('id', '=', paid)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ confirmed_at: at('2025-04-02T01:00:00Z'), refunded_cents: 1234 });
+    const stored = await rollupsExact();
+    expect(
+      stored.booking_daily
         .filter(
           (r) =>
             r.vendor_id === vendors[1].id && r.day >= Date.UTC(2025, 3, 1) && r.day < Date.UTC(2025, 3, 3),
         )
-        .map((r) => [new Date(r.day).toISOString(), r.bookings]),
+        .map((r) => [new Date(r.day).toISOString(), r.bookings, r.confirmed, r.revenue_cents]),
     ).toEqual([
-      ['2025-04-01T00:00:00.000Z', 2],
-      ['2025-04-02T00:00:00.000Z', 1],
+      ['2025-04-01T00:00:00.000Z', 2, 0, 0],
+      ['2025-04-02T00:00:00.000Z', 1, 1, 4500 - 1234],
     ]);
   });
 });

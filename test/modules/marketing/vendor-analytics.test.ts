@@ -7,6 +7,7 @@ import {
   archiveListing,
   insertBooking,
   insertListing,
+  insertPaymentWithRefunds,
   type TestListing,
   vendorProfileId,
 } from '../../helpers/marketing-factories.ts';
@@ -131,13 +132,23 @@ beforeAll(async () => {
     status: 'approved',
   }); // b3: marketing, winter (its click is before the range)
   await book(kayak, '2026-05-13T12:00:00.000Z', null); // b4: unattributed
-  await insertBooking(t.db, {
+  const b5 = await insertBooking(t.db, {
     listing: kayak,
     customerId: customer.id,
     createdAt: ms(T) - 1,
     clickId: c.c4,
     status: 'cancelled',
-  }); // b5: marketing, summer google/cpc, cancelled still counts
+    confirmedAt: ms(T) - 1,
+  }); // b5: marketing, summer google/cpc, cancelled still counts; confirmed first, 10.00 refunded
+  await insertPaymentWithRefunds(
+    t.db,
+    b5,
+    [
+      [1000, 'succeeded'],
+      [500, 'failed'],
+    ],
+    ms(T) - 1,
+  );
   await book(tour, T, c.c5); // b6: at `to`, outside
   await book(board, iso(ms(F) - 1), c.c6); // b7: before `from`, outside
   await book(kayak, '2026-05-12T14:00:00.000Z', c.c7); // b8: marketing without campaign
@@ -182,11 +193,15 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
     expect(res.json()).toEqual({
       from: F,
       to: T,
+      currency: 'usd',
       // organic c3 c8 c11; marketing c2 c4 c5 c14 c6 c7 c9 c10 (c1 before F, c12 at T, c13 after)
       clicks: { organic: 3, marketing: 8, total: 11 },
       // organic b2 b9; marketing b1 b3 b5 b8 b11; unattributed b4 b10 b12 (b6 at T and b7 before F)
       bookings_attributed: { organic: 2, marketing: 5, unattributed: 3 },
       conversion_rate_click_to_booking: { organic: 0.6667, marketing: 0.625 },
+      // b2 organic, 45.00; b5 marketing (summer), confirmed before it was cancelled: 45.00 less 10.00
+      bookings_confirmed: { organic: 1, marketing: 1 },
+      revenue: { organic: '45.00', marketing: '35.00' },
       campaigns: [
         {
           utm_source: 'google',
@@ -195,6 +210,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 3,
           bookings: 2,
           conversion_rate: 0.6667,
+          bookings_confirmed: 1,
+          revenue: '35.00',
         },
         {
           utm_source: 'newsletter',
@@ -203,6 +220,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 1,
           bookings: 1,
           conversion_rate: 1,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
         // equal counts: utm_campaign ascending, byte-wise ('Z' sorts before 'a' on both databases)
         {
@@ -212,6 +231,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 1,
           bookings: 0,
           conversion_rate: 0,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
         {
           utm_source: 'google',
@@ -220,6 +241,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 1,
           bookings: 0,
           conversion_rate: 0,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
         {
           utm_source: 'facebook',
@@ -228,6 +251,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 1,
           bookings: 0,
           conversion_rate: 0,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
         // bookings in range from a click before it: 0 clicks, rate null
         {
@@ -237,6 +262,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 0,
           bookings: 1,
           conversion_rate: null,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
       ],
     });
@@ -248,9 +275,12 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
     expect(res.json()).toEqual({
       from: F,
       to: T,
+      currency: 'usd',
       clicks: { organic: 3, marketing: 2, total: 5 },
       bookings_attributed: { organic: 0, marketing: 1, unattributed: 0 },
       conversion_rate_click_to_booking: { organic: 0, marketing: 0.5 },
+      bookings_confirmed: { organic: 0, marketing: 0 },
+      revenue: { organic: '0.00', marketing: '0.00' },
       campaigns: [
         {
           utm_source: 'google',
@@ -259,6 +289,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 2,
           bookings: 1,
           conversion_rate: 0.5,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
       ],
     });
@@ -270,11 +302,14 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
     expect(res.json()).toEqual({
       from: '2026-05-11T00:00:00.000Z',
       to: '2026-05-13T00:00:00.000Z',
+      currency: 'usd',
       // c4 c5 c14 c6 c7 c8; c9 at 2026-05-13T00:00 is excluded
       clicks: { organic: 1, marketing: 5, total: 6 },
       // organic b2 b9 (both from clicks outside this range or inside), marketing b3 b8, unattributed b10
       bookings_attributed: { organic: 2, marketing: 2, unattributed: 1 },
       conversion_rate_click_to_booking: { organic: 2, marketing: 0.4 },
+      bookings_confirmed: { organic: 1, marketing: 0 },
+      revenue: { organic: '45.00', marketing: '0.00' },
       campaigns: [
         {
           utm_source: 'partner',
@@ -283,6 +318,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 1,
           bookings: 0,
           conversion_rate: 0,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
         {
           utm_source: 'newsletter',
@@ -291,6 +328,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 1,
           bookings: 0,
           conversion_rate: 0,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
         {
           utm_source: 'facebook',
@@ -299,6 +338,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 1,
           bookings: 0,
           conversion_rate: 0,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
         {
           utm_source: 'google',
@@ -307,6 +348,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 1,
           bookings: 0,
           conversion_rate: 0,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
         {
           utm_source: 'newsletter',
@@ -315,6 +358,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           clicks: 0,
           bookings: 1,
           conversion_rate: null,
+          bookings_confirmed: 0,
+          revenue: '0.00',
         },
       ],
     });
@@ -335,9 +380,12 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
     expect(res.json()).toEqual({
       from: '2026-01-01T00:00:00.000Z',
       to: '2026-01-02T00:00:00.000Z',
+      currency: 'usd',
       clicks: { organic: 0, marketing: 0, total: 0 },
       bookings_attributed: { organic: 0, marketing: 0, unattributed: 0 },
       conversion_rate_click_to_booking: { organic: null, marketing: null },
+      bookings_confirmed: { organic: 0, marketing: 0 },
+      revenue: { organic: '0.00', marketing: '0.00' },
       campaigns: [],
     });
   });
@@ -404,6 +452,7 @@ describe('GET /api/v1/marketing/vendor/clicks/', () => {
           fbclid: '',
           referrer: '',
           user_id: customer.id,
+          is_bot: false,
           created_at: '2026-05-10T07:30:00.000Z',
         },
       ],

@@ -6,6 +6,7 @@ import {
   clickRow,
   insertBooking,
   insertListing,
+  insertPaymentWithRefunds,
   type TestListing,
   vendorProfileId,
 } from '../../helpers/marketing-factories.ts';
@@ -53,56 +54,15 @@ async function booking(
     createdAt: ms(at),
     clickId: options.clickId,
     status: options.status,
+    confirmedAt: options.reachedConfirmed ? ms(at) : undefined,
   });
   if (options.currency)
     await t.db.updateTable('bookings').set({ currency: options.currency }).where('id', '=', id).execute();
-  if (options.reachedConfirmed)
-    await t.db
-      .insertInto('booking_status_history')
-      .values({
-        booking_id: id,
-        from_status: 'approved',
-        to_status: 'confirmed',
-        note: '',
-        actor_id: null,
-        created_at: ms(at),
-      })
-      .execute();
   return id;
 }
 
-/** A 45.00 payment of the booking, with refunds of the given cents and statuses. */
-async function paidWithRefunds(bookingId: number, refunds: [number, RefundStatus][]): Promise<void> {
-  const now = ms(NOW);
-  const payment = await t.db
-    .insertInto('payments')
-    .values({
-      booking_id: bookingId,
-      gateway_payment_intent_id: `pi_timeseries_${bookingId}`,
-      client_secret: `secret_${bookingId}`,
-      gateway_charge_id: `ch_${bookingId}`,
-      amount_cents: 4500,
-      currency: 'usd',
-      status: 'partially_refunded',
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (const [amount, status] of refunds)
-    await t.db
-      .insertInto('refunds')
-      .values({
-        payment_id: payment.id,
-        amount_cents: amount,
-        currency: 'usd',
-        reason: 'requested_by_customer',
-        status,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-}
+const paidWithRefunds = (bookingId: number, refunds: [number, RefundStatus][]) =>
+  insertPaymentWithRefunds(t.db, bookingId, refunds, ms(NOW));
 
 const series = (account: Account, from: string, to: string) =>
   api({ method: 'GET', url: PATH, query: { from, to }, token: account.token });
@@ -172,6 +132,7 @@ describe('GET marketing/vendor/timeseries/', () => {
       from: '2026-03-07T08:00:00.000Z',
       to: '2026-03-10T07:00:00.000Z',
       time_zone: 'America/Los_Angeles',
+      currency: 'usd',
       points: [
         {
           date: '2026-03-07',
@@ -209,6 +170,7 @@ describe('GET marketing/vendor/timeseries/', () => {
       from: '2026-06-01T00:00:00.000Z',
       to: '2026-06-02T10:00:00.000Z',
       time_zone: 'Pacific/Kiritimati',
+      currency: 'usd',
       points: [
         { date: '2026-06-01', ...zero, clicks: { organic: 1, marketing: 0 }, revenue: '0.00' },
         {
