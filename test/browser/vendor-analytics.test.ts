@@ -36,7 +36,7 @@ const stat = (page: Page, name: string) =>
 const FIELDS =
   'marketing_click_id,listing_type,public_id,listing_title,equipment_item_id,adventure_offering_id,' +
   'traffic_type,source,utm_source,utm_medium,utm_campaign,utm_term,utm_content,gclid,fbclid,referrer,' +
-  'user_id,created_at,is_bot';
+  'user_id,is_bot,created_at';
 
 /** Clicks `Export CSV` and answers the saved file's name and rows, each as its fields by name. */
 async function exportCsv(page: Page) {
@@ -102,7 +102,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: analytics', () => {
     await logInAsVendor(page, vendor.email);
     await page.getByRole('link', { name: 'Analytics', exact: true }).click();
     await expectPageTitle(page, 'Analytics');
-    await expect.poll(() => page.getByRole('region', { name: 'Totals' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('region', { name: 'Totals', exact: true }).count()).toBe(1);
     return page;
   }
 
@@ -220,8 +220,8 @@ describe.skipIf(!browserAvailable)('vendor dashboard: analytics', () => {
 
   it('sets the range from the presets and from the date fields', async () => {
     const page = await openAnalytics();
-    const from = page.getByLabel('From');
-    const to = page.getByLabel('To');
+    const from = page.getByLabel('From', { exact: true });
+    const to = page.getByLabel('To', { exact: true });
     const last30 = page.getByRole('button', { name: 'Last 30 days' });
     expect(await last30.getAttribute('aria-pressed')).toBe('true');
     await page.getByText('Clicks, bookings and revenue per day as a table').click();

@@ -11,22 +11,8 @@ import { dateRange, lastDaysDates } from './range.ts';
 
 const PRESETS = [7, 30, 90] as const;
 
-type Pair<T> = { organic: T; marketing: T };
-type Campaign = Schemas['Summary']['campaigns'][number];
-/**
- * The summary with decisions §17's confirmed bookings, revenue and currency. The generated types follow
- * the server's OpenAPI document, which gains them with the API's second analytics round: until then this
- * names them, and it becomes `Schemas['Summary']` itself once they are there.
- */
-type Summary = Omit<Schemas['Summary'], 'campaigns'> & {
-  bookings_confirmed: Pair<number>;
-  revenue: Pair<string>;
-  currency: string;
-  campaigns: (Campaign & { bookings_confirmed: number; revenue: string })[];
-};
-type Timeseries = Schemas['Timeseries'] & { currency: string };
-/** §17's CSV export takes the click list's query: typed as the list's path until the document has it. */
-const EXPORT = '/api/v1/marketing/vendor/clicks/export/' as '/api/v1/marketing/vendor/clicks/';
+type Summary = Schemas['Summary'];
+type Timeseries = Schemas['Timeseries'];
 
 const percent = (rate: number | null) =>
   rate === null
@@ -57,10 +43,8 @@ export function AnalyticsPage() {
   const data = useLoad(
     () =>
       Promise.all([
-        call(() => api.GET('/api/v1/marketing/vendor/summary/', { params: { query } })) as Promise<Summary>,
-        call(() =>
-          api.GET('/api/v1/marketing/vendor/timeseries/', { params: { query } }),
-        ) as Promise<Timeseries>,
+        call(() => api.GET('/api/v1/marketing/vendor/summary/', { params: { query } })),
+        call(() => api.GET('/api/v1/marketing/vendor/timeseries/', { params: { query } })),
       ]),
     [query],
   );
@@ -74,7 +58,11 @@ export function AnalyticsPage() {
     setRange(draft);
   };
   // the range's clicks as the API writes them (streamed CSV, oldest first), with bots while they are shown
-  const exportCsv = useAction(() => saveFile(() => api.GET(EXPORT, { params: { query }, parseAs: 'blob' })));
+  const exportCsv = useAction(() =>
+    saveFile(() =>
+      api.GET('/api/v1/marketing/vendor/clicks/export/', { params: { query }, parseAs: 'blob' }),
+    ),
+  );
   const [summary, series] = data.data ?? [];
 
   return (
