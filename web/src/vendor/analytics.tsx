@@ -256,7 +256,7 @@ function OverTime({ series, range }: { series: Timeseries; range: { first: strin
         <summary>Clicks, bookings and revenue per day as a table</summary>
         <TableScroll label="Clicks, bookings and revenue per day">
           <table>
-            <caption>Per day</caption>
+            <caption class="visually-hidden">Per day</caption>
             <thead>
               <tr>
                 <th scope="col">Date</th>
