@@ -1,5 +1,6 @@
 # Production image: Node 24 runs the TypeScript sources directly (type stripping); the only build step
-# bundles the web app's pages.
+# bundles the web app's pages. Alone it migrates at start; compose.yaml runs its CLI once
+# (`node src/cli.ts migrate`) and then its server as two instances with MIGRATE_ON_START=false.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -40,9 +40,11 @@ import {
 // on the same cores; the bare server asked through that same callback ("the generator's cost") shows how
 // much, and each scenario's ratio to it is kept as the ratio on the old basis, which earlier runs reported.
 
-const USAGE = `Usage: npm run bench -- [--quick] [--reuse] [--db URL] [--only a,b,...] [--duration S]
+const USAGE = `Usage: npm run bench -- [--quick | --analytics] [--reuse] [--db URL] [--only a,b,...] [--duration S]
 
   --quick        smaller data set and 5 s scenarios: the whole run in under two minutes
+  --analytics    the analytics at scale: 10 M clicks and 1 M bookings, the vendor summary and time series
+                 over 30 and 90 days only (f, i, j, k); npm run bench:analytics adds --reuse
   --reuse        keep the seeded database for the next time (seeded only when it lacks the bench data);
                  without --db: a fixed file in the temp directory; with --db postgres://: that database.
                  Each run works on a copy of it, removed at the end.
@@ -58,7 +60,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RSS_LIMIT_MB = 200;
 
 interface Profile {
+  name: 'full' | 'quick' | 'analytics';
   seed: SeedBenchSizes;
+  /** the scenarios run without --only; all of them when absent */
+  scenarios?: string[];
   duration: number;
   warmup: number;
   connections: number;
@@ -68,6 +73,7 @@ interface Profile {
 }
 
 const FULL: Profile = {
+  name: 'full',
   seed: SEED_DEFAULTS,
   duration: 10,
   warmup: 2,
@@ -76,12 +82,20 @@ const FULL: Profile = {
   customers: 50,
 };
 const QUICK: Profile = {
+  name: 'quick',
   seed: { vendors: 20, items: 2_000, adventures: 2_000, clicks: 100_000, bookings: 10_000, customers: 200 },
   duration: 5,
   warmup: 1,
   connections: 50,
   summaryConnections: 4,
   customers: 20,
+};
+/** Decisions §17's scale: the analytics' latency targets hold with 10 M clicks and 1 M bookings stored. */
+const ANALYTICS: Profile = {
+  ...FULL,
+  name: 'analytics',
+  seed: { ...SEED_DEFAULTS, clicks: 10_000_000, bookings: 1_000_000, customers: 10_000 },
+  scenarios: ['f', 'i', 'j', 'k'],
 };
 
 // --- processes ----------------------------------------------------------------------------------------
@@ -219,11 +233,14 @@ async function sqliteRunCopy(file: string): Promise<string> {
 async function prepareDatabase(
   option: string | undefined,
   reuse: boolean,
-  quick: boolean,
+  profile: Profile['name'],
 ): Promise<BenchDatabase> {
   if (!option) {
     if (reuse) {
-      const file = join(tmpdir(), quick ? 'waterbook-bench-quick.sqlite' : 'waterbook-bench.sqlite');
+      const file = join(
+        tmpdir(),
+        profile === 'full' ? 'waterbook-bench.sqlite' : `waterbook-bench-${profile}.sqlite`,
+      );
       return {
         url: `sqlite:${file}`,
         label: `sqlite:${file} (a copy per run)`,
@@ -424,8 +441,8 @@ interface Row extends Measurement {
   met: boolean;
 }
 
-/** The scenarios with latency targets instead of a ratio: the vendor's analytics over 30 days. */
-const LATENCY_TARGETS = ['f', 'i'];
+/** The scenarios with latency targets instead of a ratio: the vendor's analytics over 30 and 90 days. */
+const LATENCY_TARGETS = ['f', 'i', 'j', 'k'];
 
 /**
  * The ratio targets (to the fixed-path ceiling's req/s); f and i have latency targets instead. They are the
@@ -462,15 +479,15 @@ interface Scenario {
   requests: (context: ScenarioContext) => () => AutocannonRequest[];
 }
 
-/** "The last 30 days" of a vendor's analytics as a dashboard asks for them, from `path`. */
-const last30Days = (path: string) => (context: ScenarioContext) =>
+/** "The last N days" of a vendor's analytics as a dashboard asks for them, from `path`. */
+const lastDays = (days: number, path: string) => (context: ScenarioContext) =>
   // up to the moment of each request, not up to the start of the run (the clicks of scenarios b and c
   // would then lie after the range's end)
   rotating(() => {
     const to = Date.now();
     return {
       method: 'GET',
-      path: `${path}?from=${iso(to - 30 * DAY)}&to=${iso(to)}`,
+      path: `${path}?from=${iso(to - days * DAY)}&to=${iso(to)}`,
       headers: { authorization: `Bearer ${context.vendorToken}` },
     };
   });
@@ -554,13 +571,25 @@ const SCENARIOS: Scenario[] = [
     key: 'f',
     title: 'vendor summary 30d',
     connections: (profile) => profile.summaryConnections,
-    requests: last30Days('/api/v1/marketing/vendor/summary/'),
+    requests: lastDays(30, '/api/v1/marketing/vendor/summary/'),
+  },
+  {
+    key: 'j',
+    title: 'vendor summary 90d',
+    connections: (profile) => profile.summaryConnections,
+    requests: lastDays(90, '/api/v1/marketing/vendor/summary/'),
   },
   {
     key: 'i',
     title: 'vendor timeseries 30d',
     connections: (profile) => profile.summaryConnections,
-    requests: last30Days('/api/v1/marketing/vendor/timeseries/'),
+    requests: lastDays(30, '/api/v1/marketing/vendor/timeseries/'),
+  },
+  {
+    key: 'k',
+    title: 'vendor timeseries 90d',
+    connections: (profile) => profile.summaryConnections,
+    requests: lastDays(90, '/api/v1/marketing/vendor/timeseries/'),
   },
 ];
 
@@ -718,6 +747,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       quick: { type: 'boolean', default: false },
+      analytics: { type: 'boolean', default: false },
       reuse: { type: 'boolean', default: false },
       db: { type: 'string' },
       only: { type: 'string' },
@@ -730,11 +760,17 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const profile = values.quick ? QUICK : FULL;
+  if (values.quick && values.analytics)
+    throw new Error('--quick and --analytics are two data sets: pick one');
+  const profile = values.quick ? QUICK : values.analytics ? ANALYTICS : FULL;
   const seconds = values.duration ? Number(values.duration) : profile.duration;
   if (!Number.isFinite(seconds) || seconds < 1)
     throw new Error('--duration must be a number of seconds >= 1');
-  const only = values.only ? new Set(values.only.split(',').map((s) => s.trim())) : null;
+  const only = values.only
+    ? new Set(values.only.split(',').map((s) => s.trim()))
+    : profile.scenarios
+      ? new Set(profile.scenarios)
+      : null;
   const keys = SCENARIOS.map((s) => s.key);
   for (const key of only ?? [])
     if (!keys.includes(key)) throw new Error(`--only: unknown scenario ${key} (known: ${keys.join(', ')})`);
@@ -742,7 +778,7 @@ async function main(): Promise<number> {
   const runStart = performance.now();
 
   // 1. database
-  const database = await prepareDatabase(values.db, values.reuse, values.quick);
+  const database = await prepareDatabase(values.db, values.reuse, profile.name);
   console.log(`database: ${database.label}`);
   const seed = await ensureSeeded(database.url, profile.seed);
   console.log(seed.seeded ? `seeded in ${(seed.ms / 1000).toFixed(1)} s` : 'reusing the seeded data');
@@ -911,7 +947,7 @@ async function main(): Promise<number> {
       loadavgAtStart: loadavg(),
     },
     database: { kind: database.url.startsWith('sqlite:') ? 'sqlite' : 'postgres', label: database.label },
-    mode: values.quick ? 'quick' : 'full',
+    mode: profile.name,
     seed: { sizes: profile.seed, seeded: seed.seeded, seconds: seed.ms / 1000 },
     settings: { warmupSeconds: profile.warmup, seconds, connections: profile.connections, nodeArgs },
     detailResponse: { status: sample.status, bytes: sampleBody.length },

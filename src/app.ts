@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import metrics from 'fastify-metrics';
@@ -10,10 +9,10 @@ import type { PoolStats } from './db/create-db.ts';
 import type { Database } from './db/database.ts';
 import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
-import { AppError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { createLogging } from './http/logging.ts';
 import { registerOpenApi, registerRouteConventions } from './http/openapi.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -126,17 +125,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       exposedHeaders: ['Idempotent-Replayed', 'Retry-After'],
     });
   }
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(
-        'throttled',
-        `Request was throttled. Expected available in ${Math.ceil(context.ttl / 1000)} seconds.`,
-        {
-          headers: { 'Retry-After': String(Math.ceil(context.ttl / 1000)) },
-        },
-      ),
-  });
+  await registerRateLimit(app, { db, clock });
   await registerOpenApi(app);
   await registerMetrics(app, deps.poolStats);
 

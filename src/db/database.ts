@@ -317,6 +317,18 @@ export interface PasswordResetTokensTable {
   used_at: Millis | null;
 }
 
+/**
+ * A rate limit's count for one route and client address in the current window (decisions §18; migration
+ * 2026112601): PostgreSQL only, where every server process counts in it.
+ */
+export interface RateLimitHitsTable {
+  /** the route and the client address */
+  key: string;
+  count: number;
+  /** when the window ends and the next hit starts a new one */
+  expires_at: Millis;
+}
+
 export type TrafficType = 'organic' | 'marketing';
 export type ClickSource = 'detail_view' | 'track';
 
@@ -440,6 +452,7 @@ export interface Database {
   notification_events: NotificationEventsTable;
   notification_deliveries: NotificationDeliveriesTable;
   password_reset_tokens: PasswordResetTokensTable;
+  rate_limit_hits: RateLimitHitsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -29,6 +29,7 @@ import * as refunds from './migrations/2026112505-refunds.ts';
 import * as idempotencyKeys from './migrations/2026112506-idempotency-keys.ts';
 import * as listingPhotos from './migrations/2026112507-listing-photos.ts';
 import * as notifications from './migrations/2026112508-notifications.ts';
+import * as rateLimitHits from './migrations/2026112601-rate-limit-hits.ts';
 import * as analyticsRevenueBots from './migrations/2026112701-analytics-revenue-bots.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '2026112506-idempotency-keys': idempotencyKeys,
   '2026112507-listing-photos': listingPhotos,
   '2026112508-notifications': notifications,
+  '2026112601-rate-limit-hits': rateLimitHits,
   '2026112701-analytics-revenue-bots': analyticsRevenueBots,
 };
 

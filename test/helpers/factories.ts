@@ -13,6 +13,11 @@ export interface Account {
   vendorSlug?: string;
 }
 
+/** A fresh access token of the account at the app clock's now (tests that move the clock past the TTL). */
+export async function freshToken(app: FastifyInstance, account: Pick<Account, 'email'>): Promise<string> {
+  return (await login(app, account.email)).access;
+}
+
 async function login(app: FastifyInstance, email: string, password = PASSWORD) {
   const res = await app.inject({
     method: 'POST',

@@ -24,6 +24,8 @@ let api: Injector;
 let la: Account; // America/Los_Angeles
 let kiritimati: Account; // Pacific/Kiritimati
 let other: Account; // UTC, with rows at the same instants as la's
+let kolkata: Account; // Asia/Kolkata, UTC+5:30: local dates start half-way through a UTC hour
+let kolkataBoat: TestListing;
 let customer: Account;
 let laKayak: TestListing;
 let kiriTour: TestListing;
@@ -77,10 +79,30 @@ beforeAll(async () => {
     time_zone: 'Pacific/Kiritimati',
   });
   other = await registerVendor(t.app, { business_name: 'Elsewhere Boards' });
+  kolkata = await registerVendor(t.app, { business_name: 'Hooghly Rowing', time_zone: 'Asia/Kolkata' });
   customer = await registerCustomer(t.app);
   laKayak = await insertListing(t.db, await vendorProfileId(t.db, la.id), 'equipment');
   kiriTour = await insertListing(t.db, await vendorProfileId(t.db, kiritimati.id), 'adventure');
   otherBoard = await insertListing(t.db, await vendorProfileId(t.db, other.id), 'equipment');
+  kolkataBoat = await insertListing(t.db, await vendorProfileId(t.db, kolkata.id), 'equipment');
+
+  // Kolkata: 2026-06-10 local is [06-09 18:30Z, 06-10 18:30Z): the half hours at each end of a date are
+  // read from raw rows, the whole hours between from the hourly rollup
+  await click(kolkataBoat, '2026-06-09T18:29:59.999Z'); // 06-09 23:59:59.999 local
+  await click(kolkataBoat, '2026-06-09T18:30:00.000Z', 'monsoon'); // 06-10 00:00
+  await click(kolkataBoat, '2026-06-09T18:45:00.000Z'); // 06-10 00:15
+  await click(kolkataBoat, '2026-06-10T06:10:00.000Z'); // 06-10 11:40
+  await click(kolkataBoat, '2026-06-10T18:15:00.000Z', 'monsoon'); // 06-10 23:45
+  await click(kolkataBoat, '2026-06-10T18:30:00.000Z'); // 06-11 00:00
+  await booking(kolkataBoat, '2026-06-09T18:40:00.000Z', { status: 'confirmed' }); // 06-10, 45.00
+  await booking(kolkataBoat, '2026-06-10T18:20:00.000Z', { status: 'confirmed' }); // 06-10, 45.00
+  await booking(kolkataBoat, '2026-06-10T12:00:00.000Z', { status: 'requested' }); // 06-10
+
+  // Los Angeles leaves daylight-saving time on 2026-11-01: that date lasts 25 hours (07:00Z to 08:00Z)
+  await click(laKayak, '2026-11-01T06:59:59.999Z'); // 10-31 23:59:59.999 PDT
+  await click(laKayak, '2026-11-01T07:00:00.000Z'); // 11-01 00:00 PDT
+  await click(laKayak, '2026-11-02T07:30:00.000Z', 'fall'); // 11-01 23:30 PST, the 25th hour
+  await click(laKayak, '2026-11-02T08:00:00.000Z'); // 11-02 00:00 PST
 
   // Los Angeles, around the change: the range below is [03-07 00:00 PST, 03-10 00:00 PDT)
   await click(laKayak, '2026-03-07T07:30:00.000Z'); // 03-06 23:30 PST: before the range
@@ -181,6 +203,34 @@ describe('GET marketing/vendor/timeseries/', () => {
         },
       ],
     });
+  });
+
+  it('cuts the dates of a UTC+5:30 zone half-way through an hour', async () => {
+    const res = await series(kolkata, '2026-06-09T18:00:00.000Z', '2026-06-11T00:00:00+05:30');
+    expect(res.json()).toEqual({
+      from: '2026-06-09T18:00:00.000Z',
+      to: '2026-06-10T18:30:00.000Z',
+      time_zone: 'Asia/Calcutta', // ICU's canonical name of Asia/Kolkata (docs/api-choices.md)
+      currency: 'usd',
+      points: [
+        { date: '2026-06-09', ...zero, clicks: { organic: 1, marketing: 0 }, revenue: '0.00' },
+        {
+          date: '2026-06-10',
+          clicks: { organic: 2, marketing: 2 },
+          bookings: { organic: 0, marketing: 0, unattributed: 3 },
+          revenue: '90.00',
+        },
+      ],
+    });
+  });
+
+  it('counts a 25-hour date whole when daylight-saving time ends', async () => {
+    const res = await series(la, '2026-10-31T00:00:00-07:00', '2026-11-03T00:00:00-08:00');
+    expect(res.json().points.map((p: { date: string; clicks: object }) => [p.date, p.clicks])).toEqual([
+      ['2026-10-31', { organic: 1, marketing: 0 }],
+      ['2026-11-01', { organic: 1, marketing: 1 }],
+      ['2026-11-02', { organic: 1, marketing: 0 }],
+    ]);
   });
 
   it('has a point with zeros for every date without rows', async () => {
