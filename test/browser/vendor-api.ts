@@ -12,13 +12,14 @@ export async function apiCall(
   base: string,
   method: string,
   path: string,
-  options: { body?: unknown; token?: string; status?: number } = {},
+  options: { body?: unknown; token?: string; status?: number; headers?: Record<string, string> } = {},
 ): Promise<Json> {
   const res = await fetch(base + path, {
     method,
     headers: {
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });

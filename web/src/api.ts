@@ -95,13 +95,34 @@ api.use(auth);
 type Result<T> = { data?: T; error?: unknown; response: Response };
 
 /**
- * Runs an API call and answers its data, or throws ApiError. An expired access token is refreshed once
+ * Runs an API call and answers its result, or throws ApiError. An expired access token is refreshed once
  * from the session cookie and the call made again.
  */
-export async function call<T>(request: () => Promise<Result<T>>): Promise<T> {
+async function send<T>(request: () => Promise<Result<T>>): Promise<Result<T>> {
   let result = await request();
   if (result.response.status === 401 && accessToken && (await refreshSession())) result = await request();
   if (result.error !== undefined || !result.response.ok)
     throw new ApiError(result.response.status, result.error);
-  return result.data as T;
+  return result;
+}
+
+/** Runs an API call (as `send`) and answers its data. */
+export async function call<T>(request: () => Promise<Result<T>>): Promise<T> {
+  return (await send(request)).data as T;
+}
+
+/**
+ * Runs an API call made with `parseAs: 'blob'` (as `send`) and has the browser save its answer under the
+ * name its Content-Disposition gives. A plain link could not do it: the API wants the access token in a
+ * header, which only this module holds, so the file is fetched here and handed over as an object URL.
+ */
+export async function saveFile(request: () => Promise<Result<Blob>>): Promise<void> {
+  const { data, response } = await send(request);
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(data as Blob);
+  link.download = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'download';
+  link.click();
+  // the browser reads the object URL after this click's task: let it go a moment later, not at once
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }

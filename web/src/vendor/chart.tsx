@@ -1,5 +1,5 @@
-// Clicks per day, organic against marketing, drawn by uPlot (a maintained canvas chart library). Imported
-// by the analytics page only, so the library reaches no other page.
+// Numbers per day (clicks, bookings, revenue) as lines drawn by uPlot (a maintained canvas chart library).
+// Imported by the analytics page only, so the library reaches no other page.
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import uPlotStylesheet from 'uplot/dist/uPlot.min.css?url';
@@ -14,45 +14,95 @@ function linkStylesheet(): void {
   document.head.append(link);
 }
 
-export interface ClickPoint {
-  date: string;
-  organic: number;
-  marketing: number;
+/**
+ * How a line looks. Lines differ by dash as well as colour, so a reader who cannot tell the colours apart
+ * still tells the lines apart; every page uses the same look for the same traffic type.
+ */
+interface Look {
+  stroke: string;
+  dash?: number[];
+}
+
+export const LINES: Record<'organic' | 'marketing' | 'unattributed' | 'revenue', Look> = {
+  organic: { stroke: '#0b5f8a' },
+  marketing: { stroke: '#b04a00', dash: [6, 4] },
+  unattributed: { stroke: '#5c6670', dash: [2, 3] },
+  revenue: { stroke: '#2e7d32' },
+};
+
+export interface Line {
+  label: string;
+  look: Look;
+  values: number[];
 }
 
 /** Noon UTC of a local date: uPlot's x axis is in seconds, and noon keeps the label on that date. */
 const seconds = (date: string) => Date.parse(`${date}T12:00:00Z`) / 1000;
 
-export function ClicksChart({ points, label }: { points: ClickPoint[]; label: string }) {
+const HEIGHT = 260;
+
+/**
+ * One value per date and line. `label` is the chart's accessible name: it says what is drawn and where the
+ * same numbers are as a table, since a canvas says nothing to a screen reader. `format` writes the y axis's
+ * values (amounts in a currency); whole numbers are the default.
+ */
+export function DailyChart({
+  dates,
+  lines,
+  label,
+  axis,
+  format,
+}: {
+  dates: string[];
+  lines: Line[];
+  label: string;
+  axis: string;
+  format?: (value: number) => string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
     if (!element) return;
     linkStylesheet();
-    const width = () => Math.max(280, element.clientWidth);
+    const width = () => Math.max(260, element.clientWidth - 16);
     const chart = new uPlot(
       {
         width: width(),
-        height: 280,
+        height: HEIGHT,
         // the dates are local dates of the vendor's time zone already: show them as they are
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'UTC'),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
-        axes: [{}, { label: 'Clicks' }],
+        axes: [
+          {},
+          {
+            label: axis,
+            size: format ? 70 : 50,
+            // counts are whole: no tick at 0.5 of a click
+            values: (_u, ticks) =>
+              ticks.map((v) => (format ? format(v) : Number.isInteger(v) ? String(v) : '')),
+          },
+        ],
         series: [
           {},
-          { label: 'Organic', stroke: '#0b5f8a', width: 2, points: { show: true } },
-          { label: 'Marketing', stroke: '#b04a00', width: 2, dash: [6, 4], points: { show: true } },
+          ...lines.map((line) => ({
+            label: line.label,
+            width: 2,
+            points: { show: true },
+            ...line.look,
+            // the legend's value under the cursor, written as the axis writes it
+            ...(format && { value: (_u: uPlot, v: number | null) => (v === null ? '' : format(v)) }),
+          })),
         ],
       },
-      [points.map((p) => seconds(p.date)), points.map((p) => p.organic), points.map((p) => p.marketing)],
+      [dates.map(seconds), ...lines.map((line) => line.values)],
       element,
     );
-    const resize = () => chart.setSize({ width: width(), height: 280 });
+    const resize = () => chart.setSize({ width: width(), height: HEIGHT });
     window.addEventListener('resize', resize);
     return () => {
       window.removeEventListener('resize', resize);
       chart.destroy();
     };
-  }, [points]);
+  }, [dates, lines]);
   return <div ref={box} class="chart" role="img" aria-label={label} />;
 }
