@@ -98,10 +98,17 @@ function secret(env: Env, name: string): string | null {
   return raw;
 }
 
+/**
+ * The default database's directory, created when missing; any other SQLite directory must exist, so that a
+ * typo in DATABASE_URL is an error instead of a new, empty database (decisions §18).
+ */
+export const DEFAULT_SQLITE_DIR = './data';
+const DEFAULT_DATABASE_URL = `sqlite:${DEFAULT_SQLITE_DIR}/app.sqlite`;
+
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function databaseUrl(env: Env): string {
-  const raw = env.DATABASE_URL?.trim() || 'sqlite:./data/app.sqlite';
+  const raw = env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
   if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return raw;
   if (/^postgres(ql)?:\/\//.test(raw)) {
     try {
