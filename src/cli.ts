@@ -2,6 +2,7 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/create-db.ts';
 import { migrateDown, migrateToLatest } from './db/migrate.ts';
+import { backupSqlite } from './db/sqlite-backup.ts';
 import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { describeStartupError } from './lib/startup-errors.ts';
@@ -118,6 +119,27 @@ const COMMANDS: Command[] = [
         return 1;
       }
       console.log(`${result.status} ${JSON.stringify(result.body)}`);
+      return 0;
+    },
+  },
+  {
+    name: 'backup',
+    synopsis: '<file> [--force]',
+    summary:
+      'copy the SQLite database of DATABASE_URL into <file> while servers run on it (consistent, online);\n' +
+      'an existing <file> only with --force. PostgreSQL: use pg_dump or pg_basebackup instead',
+    options: { force: { type: 'boolean' } },
+    positionals: [1, 1],
+    async run({ values, positionals, config }) {
+      if (!config.databaseUrl.startsWith('sqlite:'))
+        throw new UsageError(
+          'DATABASE_URL is PostgreSQL: back it up with pg_dump (logical) or pg_basebackup (physical)',
+        );
+      const source = config.databaseUrl.slice('sqlite:'.length);
+      if (source === ':memory:')
+        throw new UsageError('DATABASE_URL is sqlite::memory:, which has no file to copy');
+      const result = await backupSqlite(source, positionals[0], { force: values.force === true });
+      console.log(`backup written: ${result.file} (${result.pages} pages, ${result.bytes} bytes)`);
       return 0;
     },
   },
