@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { chooseLogFormat, logDestination } from './http/logging.ts';
 import { systemClock } from './lib/clock.ts';
 import { describeStartupError } from './lib/startup-errors.ts';
 import { MockGateway, reconcilePendingRefunds } from './modules/payments/index.ts';
@@ -42,7 +43,13 @@ async function startOrExit() {
     await sql`select 1`.execute(handle.db);
     if (config.migrateOnStart) await migrateToLatest(handle.db);
     const gateway = new MockGateway(config.paymentWebhookSecret);
-    app = await buildApp(config, { db: handle.db, poolStats: handle.poolStats, gateway });
+    const format = chooseLogFormat({ ...config, stdoutIsTTY: process.stdout.isTTY === true });
+    app = await buildApp(config, {
+      db: handle.db,
+      poolStats: handle.poolStats,
+      gateway,
+      logDestination: logDestination(format),
+    });
     const opened = handle;
     app.addHook('onClose', () => opened.close());
     await app.listen({ port: config.port, host: config.host });
