@@ -10,6 +10,7 @@ import { createStaff } from './modules/accounts/index.ts';
 import { expireLapsedBookings } from './modules/booking/index.ts';
 import { findMail, listMail } from './modules/notifications/index.ts';
 import { type GatewayOutcome, OUTCOME_EVENTS } from './modules/payments/index.ts';
+import { tableProgress } from './tools/progress.ts';
 import { benchDataPresent, checkSeedSizes, SEED_DEFAULTS, seedBench } from './tools/seed-bench.ts';
 import { simulatePayment } from './tools/simulate-payment.ts';
 
@@ -174,10 +175,12 @@ const COMMANDS: Command[] = [
         return 1;
       }
       console.log(`seed-bench: ${JSON.stringify(sizes)}`);
+      const bars = tableProgress(process.stderr);
       const result = await seedBench(handle.db, sizes, {
         now: systemClock.now().getTime(),
-        log: (line) => console.log(`  ${line}`),
-      });
+        log: (line) => (bars ? bars.log(`  ${line}`) : console.log(`  ${line}`)),
+        progress: bars?.update,
+      }).finally(() => bars?.stop());
       console.log(
         `seed-bench: done in ${(result.timings.total / 1000).toFixed(1)} s ${JSON.stringify(result.rows)}`,
       );
