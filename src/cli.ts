@@ -175,7 +175,7 @@ const COMMANDS: Command[] = [
         return 1;
       }
       console.log(`seed-bench: ${JSON.stringify(sizes)}`);
-      const bars = tableProgress(process.stderr);
+      const bars = await tableProgress(process.stderr);
       const result = await seedBench(handle.db, sizes, {
         now: systemClock.now().getTime(),
         log: (line) => (bars ? bars.log(`  ${line}`) : console.log(`  ${line}`)),

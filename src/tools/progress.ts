@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 
 /** Progress of long work by table: a bar each on a terminal. */
 export interface TableProgress {
@@ -10,10 +10,13 @@ export interface TableProgress {
 
 /**
  * Bars on `stream` (cli-progress) when it is a terminal; null otherwise, where the work's plain log lines
- * suit a file or a pipe better than redrawn bars.
+ * suit a file or a pipe better than redrawn bars. cli-progress is loaded only to draw.
  */
-export function tableProgress(stream: NodeJS.WritableStream & { isTTY?: boolean }): TableProgress | null {
+export async function tableProgress(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+): Promise<TableProgress | null> {
   if (!stream.isTTY) return null;
+  const { default: cliProgress } = await import('cli-progress');
   const bars = new cliProgress.MultiBar(
     {
       stream,
@@ -26,7 +29,7 @@ export function tableProgress(stream: NodeJS.WritableStream & { isTTY?: boolean 
     },
     cliProgress.Presets.shades_classic,
   );
-  const byTable = new Map<string, cliProgress.SingleBar>();
+  const byTable = new Map<string, SingleBar>();
   return {
     update(table, written, expected) {
       let bar = byTable.get(table);

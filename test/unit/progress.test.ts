@@ -13,13 +13,13 @@ function stream(isTTY: boolean) {
 }
 
 describe('tableProgress', () => {
-  it('draws nothing when the stream is not a terminal (the plain log lines are used)', () => {
-    expect(tableProgress(stream(false).out)).toBeNull();
+  it('draws nothing when the stream is not a terminal (the plain log lines are used)', async () => {
+    expect(await tableProgress(stream(false).out)).toBeNull();
   });
 
-  it('draws a bar per table on a terminal, with the lines logged above them', () => {
+  it('draws a bar per table on a terminal, with the lines logged above them', async () => {
     const terminal = stream(true);
-    const bars = tableProgress(terminal.out);
+    const bars = await tableProgress(terminal.out);
     expect(bars).not.toBeNull();
     bars?.update('listing_clicks', 500_000, 1_000_000);
     bars?.log('  accounts: 1,200 rows');
