@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import metrics from 'fastify-metrics';
 import { type Kysely, sql } from 'kysely';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { PoolStats } from './db/create-db.ts';
 import type { Database } from './db/database.ts';
@@ -62,6 +63,8 @@ export interface AppDeps {
   gateway?: PaymentGateway;
   /** how webhook endpoints' host names are resolved for the SSRF check (tests inject one) */
   resolveHost?: HostResolver;
+  /** where the logs go (server.ts: JSON or pretty, see chooseLogFormat); stdout as JSON by default */
+  logDestination?: DestinationStream;
 }
 
 declare module 'fastify' {
@@ -82,7 +85,7 @@ export const BODY_LIMIT = 1024 * 1024;
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
-  const logging = createLogging(config.logLevel);
+  const logging = createLogging(config.logLevel, deps.logDestination);
 
   const app = Fastify({
     loggerInstance: logging.logger,

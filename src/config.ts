@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'json' | 'pretty';
 
 export interface RateLimit {
   max: number;
@@ -20,6 +21,8 @@ export interface Config {
   refreshTokenTtl: number;
   paymentWebhookSecret: string | null;
   logLevel: LogLevel;
+  /** LOG_FORMAT; null: decided by where stdout goes (see chooseLogFormat in http/logging.ts) */
+  logFormat: LogFormat | null;
   corsOrigins: string[];
   trustProxy: boolean | string | number;
   migrateOnStart: boolean;
@@ -64,6 +67,8 @@ export interface Config {
    * (decisions §14): for development and tests with a local receiver; never in production.
    */
   webhookAllowPrivateUrls: boolean;
+  /** the running server the command line talks to (simulate-payment): API_URL, else http://HOST:PORT */
+  apiUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -98,10 +103,17 @@ function secret(env: Env, name: string): string | null {
   return raw;
 }
 
+/**
+ * The default database's directory, created when missing; any other SQLite directory must exist, so that a
+ * typo in DATABASE_URL is an error instead of a new, empty database (decisions §18).
+ */
+export const DEFAULT_SQLITE_DIR = './data';
+const DEFAULT_DATABASE_URL = `sqlite:${DEFAULT_SQLITE_DIR}/app.sqlite`;
+
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function databaseUrl(env: Env): string {
-  const raw = env.DATABASE_URL?.trim() || 'sqlite:./data/app.sqlite';
+  const raw = env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
   if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return raw;
   if (/^postgres(ql)?:\/\//.test(raw)) {
     try {
@@ -175,6 +187,27 @@ function publicUrl(env: Env, port: number): string {
   return url.origin;
 }
 
+function logFormat(env: Env): LogFormat | null {
+  const raw = env.LOG_FORMAT?.trim().toLowerCase();
+  if (!raw) return null;
+  if (raw !== 'json' && raw !== 'pretty') fail('LOG_FORMAT', `must be json or pretty, got "${raw}"`);
+  return raw;
+}
+
+function apiUrl(env: Env, host: string, port: number): string {
+  const raw = env.API_URL?.trim();
+  if (!raw) return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const expected = `must be the server's http(s) URL, such as http://127.0.0.1:8000, got "${raw}"`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail('API_URL', expected);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('API_URL', expected);
+  return raw.replace(/\/+$/, '');
+}
+
 function rateLimit(env: Env, name: string, fallback: number): RateLimit {
   return { max: integer(env, name, fallback, 1, 1_000_000), windowMs: 60_000 };
 }
@@ -196,16 +229,18 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
   const port = integer(env, 'PORT', 8000, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
   const config: Config = {
     nodeEnv,
     port,
-    host: env.HOST?.trim() || '127.0.0.1',
+    host,
     databaseUrl: databaseUrl(env),
     jwtSecret: secret(env, 'JWT_SECRET'),
     accessTokenTtl: integer(env, 'ACCESS_TOKEN_TTL', 15 * 60, 1, 365 * 24 * 3600),
     refreshTokenTtl: integer(env, 'REFRESH_TOKEN_TTL', 7 * 24 * 3600, 1, 365 * 24 * 3600),
     paymentWebhookSecret: secret(env, 'PAYMENT_WEBHOOK_SECRET'),
     logLevel,
+    logFormat: logFormat(env),
     corsOrigins,
     trustProxy: trustProxy(env),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
@@ -233,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailDir: resolve(env.MAIL_DIR?.trim() || './data/mail'),
     publicUrl: publicUrl(env, port),
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    apiUrl: apiUrl(env, host, port),
   };
   if (config.nodeEnv === 'production' && !config.paymentWebhookSecret) {
     fail('PAYMENT_WEBHOOK_SECRET', 'is required when NODE_ENV=production');

@@ -1,8 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { createDb } from './db/create-db.ts';
+import { createDb, type DbHandle } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { chooseLogFormat, logDestination } from './http/logging.ts';
 import { systemClock } from './lib/clock.ts';
+import { describeStartupError } from './lib/startup-errors.ts';
 import { MockGateway, reconcilePendingRefunds } from './modules/payments/index.ts';
 
 function loadConfigOrExit() {
@@ -18,17 +22,45 @@ function loadConfigOrExit() {
 }
 
 const config = loadConfigOrExit();
-const handle = createDb(config.databaseUrl, {
-  backgroundCheckpoints: true,
-  preparedStatements: config.pgPreparedStatements,
-  poolSize: config.pgPoolSize,
-  // the check costs a lookup per query; outside production it turns a group-commit deadlock into an error
-  guardGroupCommitUnits: config.nodeEnv !== 'production',
-});
-if (config.migrateOnStart) await migrateToLatest(handle.db);
-const gateway = new MockGateway(config.paymentWebhookSecret);
-const app = await buildApp(config, { db: handle.db, poolStats: handle.poolStats, gateway });
-app.addHook('onClose', () => handle.close());
+const { app, handle, gateway } = await startOrExit();
+
+/**
+ * Opens the database, migrates, builds the app and listens; any failure is one line naming its cause and
+ * exit status 1 (decisions §18), with the stack only at LOG_LEVEL debug or trace.
+ */
+async function startOrExit() {
+  let handle: DbHandle | undefined;
+  let app: FastifyInstance | undefined;
+  try {
+    handle = createDb(config.databaseUrl, {
+      backgroundCheckpoints: true,
+      preparedStatements: config.pgPreparedStatements,
+      poolSize: config.pgPoolSize,
+      // the check costs a lookup per query; outside production it turns a group-commit deadlock into an error
+      guardGroupCommitUnits: config.nodeEnv !== 'production',
+    });
+    // an unreachable database stops the start even when nothing else would query it yet
+    await sql`select 1`.execute(handle.db);
+    if (config.migrateOnStart) await migrateToLatest(handle.db);
+    const gateway = new MockGateway(config.paymentWebhookSecret);
+    const format = chooseLogFormat({ ...config, stdoutIsTTY: process.stdout.isTTY === true });
+    app = await buildApp(config, {
+      db: handle.db,
+      poolStats: handle.poolStats,
+      gateway,
+      logDestination: logDestination(format),
+    });
+    const opened = handle;
+    app.addHook('onClose', () => opened.close());
+    await app.listen({ port: config.port, host: config.host });
+    return { app, handle, gateway };
+  } catch (error) {
+    console.error(`Cannot start: ${describeStartupError(error, config)}`);
+    if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(error);
+    await (app ? app.close() : handle?.close())?.catch(() => {});
+    process.exit(1);
+  }
+}
 
 if (!config.paymentWebhookSecret) {
   app.log.warn(
@@ -60,8 +92,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     }, config.shutdownDrainMs);
   });
 }
-
-await app.listen({ port: config.port, host: config.host });
 
 // Refunds a crash left between the gateway call and the record of its outcome: asked again with the same
 // idempotency key, so the gateway answers the refund it made instead of making another (refunds.service.ts).

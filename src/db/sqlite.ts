@@ -1,9 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { type CompiledQuery, Kysely, type QueryResult, type RawBuilder, SqliteDialect, sql } from 'kysely';
+import { DEFAULT_SQLITE_DIR } from '../config.ts';
+import { StartupError } from '../lib/startup-errors.ts';
 import type { Database, Db } from './database.ts';
 import { guardGroupCommitUnits } from './unit-guard.ts';
 
@@ -112,7 +114,7 @@ export function openSqlite(
   file: string,
   options: SqliteOptions,
 ): { db: Kysely<Database>; close(): Promise<void> } {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') requireDirectory(file);
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
@@ -139,6 +141,20 @@ export function openSqlite(
       await db.destroy();
     },
   };
+}
+
+/**
+ * The directory of a database file must exist, except the default one, which is made: opening a file in
+ * a mistyped directory would otherwise start on a new, empty database (decisions §18).
+ */
+function requireDirectory(file: string): void {
+  const directory = dirname(resolve(file));
+  if (existsSync(directory)) return;
+  if (directory !== resolve(DEFAULT_SQLITE_DIR))
+    throw new StartupError(
+      `the directory of the SQLite database does not exist: ${directory} (DATABASE_URL=sqlite:${file})`,
+    );
+  mkdirSync(directory, { recursive: true });
 }
 
 /** SQLite's own default: a commit that brings the WAL to this many pages checkpoints it. */

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import {
   type Bindings,
@@ -8,6 +9,7 @@ import {
   type LoggerOptions,
   pino,
 } from 'pino';
+import type { LogFormat } from '../config.ts';
 
 /** Where credentials can appear in a log entry; they are written as `[redacted]`. */
 const REDACTED_PATHS = [
@@ -21,6 +23,27 @@ const REDACTED_PATHS = [
   '*.refresh',
   '*.access',
 ];
+
+/**
+ * LOG_FORMAT when set; otherwise readable lines for a person at a terminal during development, and JSON
+ * for everything else (a file, a pipe, a log collector, production).
+ */
+export function chooseLogFormat(options: {
+  logFormat: LogFormat | null;
+  nodeEnv: string;
+  stdoutIsTTY: boolean;
+}): LogFormat {
+  if (options.logFormat) return options.logFormat;
+  return options.stdoutIsTTY && options.nodeEnv !== 'production' ? 'pretty' : 'json';
+}
+
+/** Where the logs of a format go: stdout, as JSON or through pino-pretty. */
+export function logDestination(format: LogFormat): DestinationStream {
+  if (format === 'json') return pino.destination(1);
+  // required only here: pino-pretty is a development dependency, absent from a production install
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: object) => DestinationStream;
+  return pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
 
 export interface Logging {
   /** the service's logger (Fastify's `loggerInstance`): every entry passes through the redaction */

@@ -110,3 +110,9 @@ export function fieldErrors(validation: Partial<ErrorObject>[], part: string | u
   }
   return errors;
 }
+
+/** Checks data against a body schema outside a request (the command line): its field errors, or null. */
+export function bodyErrors(schema: object, data: unknown): FieldErrors | null {
+  const check = validatorCompiler({ schema, httpPart: 'body', method: '', url: '' }) as Validate;
+  return check(data) ? null : fieldErrors(check.errors ?? [], 'body');
+}

@@ -120,6 +120,8 @@ export interface SeedBenchOptions {
   /** epoch ms the data is relative to (clicks in the last 30/90 days, booking windows after it) */
   now: number;
   log?: (line: string) => void;
+  /** after each multi-row insert: the rows of `table` written so far, of the `expected` it will have */
+  progress?: (table: string, written: number, expected: number) => void;
 }
 
 /** True when the bench vendor already exists (the generator refuses to seed twice). */
@@ -218,6 +220,7 @@ async function writeRows<T extends Table>(
   db: Kysely<Database>,
   table: T,
   rows: Iterable<Row<T>>,
+  report: (written: number) => void,
 ): Promise<number> {
   const iterator = rows[Symbol.iterator]();
   let next = iterator.next();
@@ -238,6 +241,7 @@ async function writeRows<T extends Table>(
           .values(chunk as never)
           .execute();
         written += chunk.length;
+        report(written);
       }
     });
   }
@@ -260,6 +264,18 @@ async function syncSequences(db: Kysely<Database>, tables: Table[]): Promise<voi
     )}), 0) + 1, false)`.execute(db);
   }
 }
+
+/** Entries of a booking's status history by its state: the transitions that led there from requested. */
+const HISTORY_ENTRIES: Record<BookingStatus, number> = {
+  requested: 1,
+  approved: 2,
+  confirmed: 3,
+  declined: 2,
+  cancelled: 2,
+  expired: 2,
+};
+const historyLength = (bookings: { status: BookingStatus }[]) =>
+  bookings.reduce((sum, b) => sum + HISTORY_ENTRIES[b.status], 0);
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 function base62(n: number, width: number): string {
@@ -284,6 +300,9 @@ export async function seedBench(
   if (await benchDataPresent(db)) throw new Error(`the bench data is already there (${BENCH_VENDOR_EMAIL})`);
   const { now } = options;
   const log = options.log ?? (() => {});
+  const progress = options.progress ?? (() => {});
+  const write = <T extends Table>(table: T, rows: Iterable<Row<T>>, expected: number) =>
+    writeRows(db, table, rows, (written) => progress(table, written, expected));
   const random = prng(20_260_601);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const timings: Record<string, number> = {};
@@ -339,7 +358,7 @@ export async function seedBench(
       };
     }
   }
-  const userRows = await writeRows(db, 'users', users());
+  const userRows = await write('users', users(), sizes.vendors + sizes.customers);
   function* profiles(): Generator<Row<'vendor_profiles'>> {
     for (let v = 0; v < sizes.vendors; v++) {
       const name = v === 0 ? 'Bench Vendor Watersports' : `Bench Vendor ${String(v + 1).padStart(4, '0')}`;
@@ -359,7 +378,7 @@ export async function seedBench(
       };
     }
   }
-  const profileRows = await writeRows(db, 'vendor_profiles', profiles());
+  const profileRows = await write('vendor_profiles', profiles(), sizes.vendors);
   phase('accounts', userRows + profileRows);
 
   // --- listings ---------------------------------------------------------------------------------------
@@ -425,7 +444,7 @@ export async function seedBench(
       };
     }
   }
-  const listingRows = await writeRows(db, 'listings', listings());
+  const listingRows = await write('listings', listings(), total);
   phase('listings', listingRows);
 
   // --- clicks -----------------------------------------------------------------------------------------
@@ -480,7 +499,7 @@ export async function seedBench(
       };
     }
   }
-  const clickRows = sizes.clicks > 0 ? await writeRows(db, 'listing_clicks', clicks()) : 0;
+  const clickRows = sizes.clicks > 0 ? await write('listing_clicks', clicks(), sizes.clicks) : 0;
   phase('clicks', clickRows);
 
   // --- bookings, their history and the payments of confirmed ones --------------------------------------
@@ -557,7 +576,7 @@ export async function seedBench(
       };
     }
   }
-  const bookingRows = sizes.bookings > 0 ? await writeRows(db, 'bookings', bookings()) : 0;
+  const bookingRows = sizes.bookings > 0 ? await write('bookings', bookings(), sizes.bookings) : 0;
   function* history(): Generator<Row<'booking_status_history'>> {
     for (const b of seeded) {
       const customer = customerUserId(b.customer);
@@ -578,7 +597,7 @@ export async function seedBench(
       if (b.status === 'cancelled') yield row('requested', 'cancelled', customer, b.changed);
     }
   }
-  const historyRows = await writeRows(db, 'booking_status_history', history());
+  const historyRows = await write('booking_status_history', history(), historyLength(seeded));
   function* payments(): Generator<Row<'payments'>> {
     for (const b of seeded) {
       if (b.status !== 'confirmed') continue;
@@ -596,7 +615,11 @@ export async function seedBench(
       };
     }
   }
-  const paymentRows = await writeRows(db, 'payments', payments());
+  const paymentRows = await write(
+    'payments',
+    payments(),
+    seeded.filter((b) => b.status === 'confirmed').length,
+  );
   phase('bookings', bookingRows + historyRows + paymentRows);
 
   const written: Table[] = ['users', 'vendor_profiles', 'listings', 'listing_clicks', 'bookings'];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { AppError, notFound } from '../http/errors.ts';
 import {
   type GatewayOutcome,
   OUTCOME_EVENTS,
@@ -21,7 +22,7 @@ export async function simulatePayment(
     .select(['gateway_payment_intent_id'])
     .where('id', '=', options.paymentId)
     .executeTakeFirst();
-  if (!payment) throw new Error(`no payment with id ${options.paymentId}`);
+  if (!payment) throw notFound(`no payment with id ${options.paymentId} in DATABASE_URL`);
   const body = JSON.stringify({
     gateway_event_id: `evt_sim_${randomUUID()}`,
     event_type: OUTCOME_EVENTS[options.outcome],
@@ -35,6 +36,27 @@ export async function simulatePayment(
     method: 'POST',
     headers,
     body,
+  }).catch((error: Error) => {
+    throw unreachable(options.baseUrl, error);
   });
   return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+};
+
+/** fetch's "fetch failed" as the one line an operator can act on (the cause is in `cause`). */
+function unreachable(baseUrl: string, error: Error): AppError {
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  const reason = REASONS[cause?.code ?? ''] ?? cause?.message ?? error.message;
+  return new AppError(
+    'service_unavailable',
+    `cannot reach the server at ${baseUrl} (${reason}); pass --url or set API_URL`,
+  );
 }

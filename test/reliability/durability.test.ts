@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { integrityProblems } from './integrity.ts';
 import {
+  databaseOfFile,
   distinctWindow,
   type Fixture,
-  freshDatabase,
-  killServers,
   makeFixture,
   type ServerProcess,
   startServer,
-  type TestDatabase,
 } from './server-process.ts';
 
 // Kill -9 in the middle of a load of booking requests and click writes, restart on the same database,
@@ -19,14 +17,7 @@ const CYCLES = Number(process.env.DURABILITY_CYCLES ?? 3);
 const BOOKING_WORKERS = 6;
 const CLICK_WORKERS = 4;
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(async () => {
-  await killServers();
-  await database?.drop();
-});
+const database = databaseOfFile();
 
 interface Acked {
   bookings: Map<number, { starts_at: string; ends_at: string }>;
@@ -90,11 +81,11 @@ function load(server: ServerProcess, fixture: Fixture, acked: Acked) {
 describe('durability across kill -9', () => {
   it(`keeps every acknowledged booking and click, whole, over ${CYCLES} kill/restart cycles`, async () => {
     const acked: Acked = { bookings: new Map(), clicks: new Set() };
-    let server = await startServer(database.url);
+    let server = await startServer(database().url);
     const fixture = await makeFixture(server.url);
     const figures: string[] = [];
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
-      if (cycle > 1) server = await startServer(database.url);
+      if (cycle > 1) server = await startServer(database().url);
       const before = { bookings: acked.bookings.size, clicks: acked.clicks.size };
       const run = load(server, fixture, acked);
       // kill once this cycle has a real share of writes behind it, with requests still in flight
@@ -117,7 +108,7 @@ describe('durability across kill -9', () => {
     }
 
     // the restarted server serves what was acknowledged before the last kill
-    server = await startServer(database.url);
+    server = await startServer(database().url);
     const [someId] = [...acked.bookings.keys()].slice(-1);
     const res = await fetch(`${server.url}/api/v1/booking/bookings/${someId}/`, {
       headers: { authorization: `Bearer ${fixture.customerToken}` },
@@ -127,7 +118,7 @@ describe('durability across kill -9', () => {
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
 
-    const handle = database.open();
+    const handle = database().open();
     try {
       const bookings = await handle.db
         .selectFrom('bookings')
@@ -161,9 +152,9 @@ describe('durability across kill -9', () => {
         ).map((c) => c.id),
       );
       expect([...acked.clicks].filter((id) => !clicks.has(id))).toEqual([]);
-      expect(await integrityProblems(handle.db, database.dialect)).toEqual([]);
+      expect(await integrityProblems(handle.db, database().dialect)).toEqual([]);
       console.log(
-        `durability (${database.dialect}): ${figures.join('; ')}; ` +
+        `durability (${database().dialect}): ${figures.join('; ')}; ` +
           `in the database: ${bookings.length} bookings (${acked.bookings.size} acknowledged), ${clicks.size} clicks ` +
           `(${acked.clicks.size} acknowledged)`,
       );

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 
 // The real server as a child process (node src/server.ts), and a database of its own for it: the helpers
@@ -152,6 +153,22 @@ export async function freshDatabase(): Promise<TestDatabase> {
     open: () => createDb(url.toString(), { poolSize: 2 }),
     drop: () => admin(`drop database if exists ${name} with (force)`),
   };
+}
+
+/**
+ * A fresh database for the tests of one file, made before them and dropped after them, once every server
+ * they started is killed. Call at the top of a test file; the getter answers inside tests.
+ */
+export function databaseOfFile(): () => TestDatabase {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await freshDatabase();
+  });
+  afterAll(async () => {
+    await killServers();
+    await database?.drop();
+  });
+  return () => database as TestDatabase;
 }
 
 export interface Fixture {

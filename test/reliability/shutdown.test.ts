@@ -1,29 +1,14 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { integrityProblems } from './integrity.ts';
-import {
-  distinctWindow,
-  freshDatabase,
-  killServers,
-  makeFixture,
-  PASSWORD,
-  startServer,
-  type TestDatabase,
-} from './server-process.ts';
+import { databaseOfFile, distinctWindow, makeFixture, PASSWORD, startServer } from './server-process.ts';
 
 // SIGTERM under load: every request sent before the signal gets its answer (no reset), acknowledged
 // writes are kept, and the process exits 0.
 
 const REQUESTS = 200;
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(async () => {
-  await killServers();
-  await database?.drop();
-});
+const database = databaseOfFile();
 
 interface Outcome {
   status?: number;
@@ -72,7 +57,7 @@ function send(url: string, method: string, token: string | undefined, body?: unk
 
 describe('graceful shutdown', () => {
   it('answers every request sent before SIGTERM, keeps their writes and exits 0', async () => {
-    const server = await startServer(database.url, { LOG_LEVEL: 'info' });
+    const server = await startServer(database().url, { LOG_LEVEL: 'info' });
     const fixture = await makeFixture(server.url);
     const windows = new Map<number, { starts_at: string; ends_at: string }>();
     // bookings, detail views (click writes) and logins (an argon2 verification each, ~30 ms of work on
@@ -115,25 +100,25 @@ describe('graceful shutdown', () => {
 
     for (const [i, call] of calls.entries())
       if ('window' in call && call.window) windows.set(JSON.parse(outcomes[i].body ?? '{}').id, call.window);
-    const handle = database.open();
+    const handle = database().open();
     try {
       const rows = await handle.db.selectFrom('bookings').select(['id', 'starts_at']).execute();
       const stored = new Map(rows.map((r) => [r.id, r.starts_at]));
       for (const [id, window] of windows) expect(stored.get(id)).toBe(Date.parse(window.starts_at));
       expect(rows.length).toBe(windows.size);
       expect(windows.size).toBe(80);
-      expect(await integrityProblems(handle.db, database.dialect)).toEqual([]);
+      expect(await integrityProblems(handle.db, database().dialect)).toEqual([]);
     } finally {
       await handle.close();
     }
     console.log(
-      `shutdown (${database.dialect}): ${REQUESTS} requests sent before SIGTERM, all answered ` +
+      `shutdown (${database().dialect}): ${REQUESTS} requests sent before SIGTERM, all answered ` +
         `(${answeredAfter} after the signal), exit 0`,
     );
   }, 60_000);
 
   it('says not ready while it drains, still serves, then exits 0', async () => {
-    const server = await startServer(database.url, { SHUTDOWN_DRAIN_MS: '1500' });
+    const server = await startServer(database().url, { SHUTDOWN_DRAIN_MS: '1500' });
     const fixture = await makeFixture(server.url);
     const signalled = performance.now();
     server.child.kill('SIGTERM');

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, killServers, startServer, type TestDatabase } from '../reliability/server-process.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseOfFile, startServer } from '../reliability/server-process.ts';
 
 // The most verbose logs of a real server never hold a credential: not the bearer token, cookies, the
 // webhook signature, passwords or tokens in bodies, nor the tokens the server hands out.
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(async () => {
-  await killServers();
-  await database?.drop();
-});
+const database = databaseOfFile();
 
 describe('log redaction', () => {
   it('keeps credentials out of trace-level logs', async () => {
-    const server = await startServer(database.url, { LOG_LEVEL: 'trace' });
+    const server = await startServer(database().url, { LOG_LEVEL: 'trace' });
     const secrets = {
       password: 'Secret-Password-4711',
       bearer: 'bearer-secret-token-value',

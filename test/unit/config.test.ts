@@ -127,4 +127,14 @@ describe('loadConfig', () => {
       /^SMTP_URL: must be smtp:\/\/host:port or smtps:\/\/user:password@host:port$/,
     );
   });
+
+  it('points the command line at API_URL, else at http://HOST:PORT, and refuses a URL that is not http(s)', () => {
+    expect(loadConfig({}).apiUrl).toBe('http://127.0.0.1:8000');
+    expect(loadConfig({ HOST: '::1', PORT: '9000' }).apiUrl).toBe('http://[::1]:9000');
+    expect(loadConfig({ API_URL: 'https://api.example/', PORT: '9000' }).apiUrl).toBe('https://api.example');
+    expect(() => loadConfig({ API_URL: 'api.example' })).toThrow(
+      `API_URL: must be the server's http(s) URL, such as http://127.0.0.1:8000, got "api.example"`,
+    );
+    expect(() => loadConfig({ API_URL: 'ftp://api.example' })).toThrow(/^API_URL: /);
+  });
 });

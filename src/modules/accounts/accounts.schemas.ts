@@ -167,6 +167,9 @@ const userFields = {
   phone_number: OptionalText(40),
 };
 
+/** A staff account as the command line makes it (create-admin): the same rules as a registration's. */
+export const StaffAccountInput = Type.Object({ email: userFields.email, password: userFields.password });
+
 const profileFields = {
   description: OptionalText(5000),
   contact_phone: OptionalText(40),

@@ -5,10 +5,12 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
+import { bodyErrors } from '../../http/validation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, HOUR_MS } from '../../lib/datetime.ts';
 import { recordPasswordResetRequest } from '../../outbox/events.ts';
 import * as repo from './accounts.repository.ts';
+import { StaffAccountInput } from './accounts.schemas.ts';
 import { hashForTimingEqualisation, hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
 import { issueToken, type TokenKeys, verifyToken } from './tokens.ts';
@@ -240,7 +242,10 @@ export async function registerVendor(
 }
 
 /** Staff accounts exist only through the command line; they manage categories. */
+/** A staff account from the command line, whose input no request schema has checked: checked here. */
 export async function createStaff(deps: Pick<AccountsDeps, 'db' | 'clock'>, input: UserInput): Promise<User> {
+  const errors = bodyErrors(StaffAccountInput, input);
+  if (errors) throw new AppError('invalid', 'Invalid input.', { errors });
   checkPassword(input.password, input.email);
   const hash = await hashPassword(input.password);
   const now = deps.clock.now().getTime();

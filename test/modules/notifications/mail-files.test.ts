@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/lib/clock.ts';
 import { createEmailChannel, createMailer } from '../../../src/modules/notifications/index.ts';
+import { runNode } from '../../helpers/run-node.ts';
 import {
   bookingEvent,
   CUSTOMER_EMAIL,
@@ -34,21 +34,7 @@ function fileChannel(name: string) {
 
 /** Runs `npm run cli -- mail ...` as the project runs it: a Node process on src/cli.ts. */
 function cli(mailDir: string, ...args: string[]) {
-  const child = spawn(process.execPath, ['src/cli.ts', 'mail', ...args], {
-    env: { PATH: process.env.PATH, MAIL_DIR: mailDir, DATABASE_URL: 'sqlite::memory:' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
+  return runNode(['src/cli.ts', 'mail', ...args], { MAIL_DIR: mailDir, DATABASE_URL: 'sqlite::memory:' });
 }
 
 describe('mail without SMTP_URL', () => {

@@ -6,25 +6,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { buildTestApp } from '../../helpers/build-test-app.ts';
 import { registerCustomer } from '../../helpers/factories.ts';
+import { spawnNode } from '../../helpers/run-node.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'server-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['src/server.ts'], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, output, closed } = spawnNode(['src/server.ts'], {
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    ...env,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
+  return { child, exited: closed.then((result) => result.code), output };
 }
 
 /**

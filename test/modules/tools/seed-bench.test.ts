@@ -26,12 +26,17 @@ let t: TestApp;
 let api: Injector;
 let seeded: SeedBenchResult;
 let now: number;
+/** every progress report of the seeding: table, rows written so far, rows expected */
+const reports: [string, number, number][] = [];
 
 beforeAll(async () => {
   t = await buildTestApp();
   api = injector(t.app);
   now = t.clock.now().getTime();
-  seeded = await seedBench(t.db, SIZES, { now });
+  seeded = await seedBench(t.db, SIZES, {
+    now,
+    progress: (table, written, expected) => reports.push([table, written, expected]),
+  });
 });
 afterAll(() => t.close());
 
@@ -196,6 +201,24 @@ describe('seed-bench', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().id).toBe(SIZES.vendors + SIZES.customers + 1);
+  });
+
+  it('reports its progress per table, up to the rows each table gets', () => {
+    const last = new Map<string, [number, number]>();
+    for (const [table, written, expected] of reports) {
+      const previous = last.get(table);
+      if (previous) {
+        expect(written).toBeGreaterThan(previous[0]);
+        expect(expected).toBe(previous[1]);
+      }
+      last.set(table, [written, expected]);
+    }
+    const { listings, ...others } = seeded.rows;
+    expect(Object.fromEntries(last)).toEqual({
+      ...Object.fromEntries(Object.entries(others).map(([table, rows]) => [table, [rows, rows]])),
+      // the bench vendor's multi-unit items are added apart, after the listings' bulk insert
+      listings: [listings - BENCH_UNIT_ITEMS, listings - BENCH_UNIT_ITEMS],
+    });
   });
 
   it('refuses to seed the same database twice', async () => {
