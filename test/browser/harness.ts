@@ -68,6 +68,9 @@ export function useWorld(env: Record<string, string> = {}): World {
     const context = await world.browser.newContext({
       baseURL: world.server.url,
       viewport: options.viewport ?? { width: 1280, height: 900 },
+      // The pages stand for people: headless Chromium's own User-Agent says HeadlessChrome, which click
+      // tracking rightly stores as a bot's (decisions §17), so they present the desktop browser's.
+      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${world.browser.version()} Safari/537.36`,
     });
     contexts.push(context);
     const page = await context.newPage();

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/http/openapi.ts';
@@ -322,6 +323,22 @@ describe('data exposure', () => {
       expect(seenOwn).toContain('campaign');
   }, 60_000);
 
+  /** The records a list answers: a page's results, or the rows of a CSV export (ids as numbers). */
+  function listedRecords(res: {
+    headers: Record<string, unknown>;
+    body: string;
+    json(): { results?: unknown };
+  }) {
+    if (String(res.headers['content-type']).startsWith('text/csv'))
+      return (parse(res.body, { columns: true }) as Record<string, string>[]).map((row) =>
+        Object.fromEntries(
+          Object.entries(row).map(([k, v]) => [k, /_id$/.test(k) && v !== '' ? Number(v) : v]),
+        ),
+      );
+    const { results } = res.json();
+    return Array.isArray(results) ? (results as Record<string, unknown>[]) : null;
+  }
+
   it("lists only the caller's own records on every non-public list route", async () => {
     const ownListings = new Set([w.a.equipment.id, w.a.adventure.id, w.a.slotItem.id]);
     const problems: string[] = [];
@@ -334,9 +351,10 @@ describe('data exposure', () => {
           url: route.url + sampleQuery(w.a, route),
           headers: { authorization: `Bearer ${account.token}` },
         });
-        if (res.statusCode !== 200 || !Array.isArray(res.json().results)) continue;
+        const results = res.statusCode === 200 ? listedRecords(res) : null;
+        if (!results) continue;
         lists++;
-        for (const item of res.json().results as Record<string, unknown>[]) {
+        for (const item of results) {
           const where = `${routeName(route)} as ${account.email}`;
           if ('customer_id' in item && account === w.a.customer && item.customer_id !== w.a.customer.id)
             problems.push(`${where}: customer ${item.customer_id}`);

@@ -78,7 +78,7 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
           'a carriage return is prefixed with an apostrophe, so that spreadsheets show it as text.',
         querystring: schemas.ClicksExportQuery,
         response: {
-          200: { description: 'CSV, streamed', content: { 'text/csv': { schema: schemas.ClicksCsv } } },
+          200: { description: 'CSV, streamed', content: { 'text/csv': { schema: Ref(schemas.ClicksCsv) } } },
         },
       },
     },

@@ -136,10 +136,13 @@ export const ClickSchema = Named(
 export const ClickPage = PaginatedSchema(ClickSchema);
 
 /** The export's body: typed as the stream the route sends, documented as the text it becomes. */
-export const ClicksCsv = Type.Unsafe<Readable>({
-  type: 'string',
-  description: "text/csv: a header row with the click object's fields, then a row per click",
-});
+export const ClicksCsv = Named(
+  'ClicksCsv',
+  Type.Unsafe<Readable>({
+    type: 'string',
+    description: "text/csv: a header row with the click object's fields, then a row per click",
+  }),
+);
 
 /** Revenue in the vendor's currency: bookings requested in a former currency add nothing. */
 const Revenue = { ...MoneyOut, description: "in the vendor's currency" };

@@ -65,6 +65,7 @@ describe.each(KIND_CASES)('public detail and click capture ($kind)', (k: KindCas
       fbclid: '',
       referrer: '',
       user_id: null,
+      is_bot: 0,
       created_at: t.clock.now().getTime(),
     });
     const profileRow = await t.db

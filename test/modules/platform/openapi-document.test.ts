@@ -116,7 +116,13 @@ describe('the OpenAPI document', () => {
     // every response body is a named schema: nothing is inlined
     for (const { path, method, operation } of operations())
       for (const [status, r] of Object.entries(operation.responses))
-        if (r.content) expect(refName(json(r.content)?.schema), `${method} ${path} ${status}`).toBeDefined();
+        if (r.content)
+          for (const [type, media] of Object.entries(r.content))
+            expect(refName(media.schema), `${method} ${path} ${status} ${type}`).toBeDefined();
+    // the export is CSV, not JSON
+    const exported = operation('get', '/api/v1/marketing/vendor/clicks/export/').responses['200'].content;
+    expect(Object.keys(exported ?? {})).toEqual(['text/csv']);
+    expect(refName(exported?.['text/csv'].schema)).toBe('ClicksCsv');
   });
 
   it('does not make the profile of a registered vendor nullable', () => {
