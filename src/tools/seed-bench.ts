@@ -571,6 +571,8 @@ export async function seedBench(
         total_price_cents: price,
         currency: 'usd',
         listing_click_id: clickId,
+        // the instant of its history's step to confirmed (below), as the transition writes it
+        confirmed_at: status === 'confirmed' ? changed : null,
         created_at: created,
         updated_at: changed,
       };
