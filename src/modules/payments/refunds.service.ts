@@ -104,6 +104,10 @@ export async function completeRefund(deps: PaymentsDeps, refundId: number): Prom
   }
   const now = deps.clock.now().getTime();
   await inTransaction(deps.db, async (trx) => {
+    // The payment first, as the webhook and a cancel take it: a refund that succeeds also updates its
+    // booking (refunded_cents, by trigger), and booking-then-payment against the webhook's payment-then-
+    // booking would deadlock on PostgreSQL.
+    await repo.findPaymentForUpdate(trx, payment.id);
     const settled = await repo.settlePendingRefund(trx, refund.id, {
       status: outcome.status,
       gateway_refund_id: outcome.refundId,
