@@ -228,6 +228,8 @@ const HAS_CAMPAIGN = sql<SqlBool>`utm_campaign <> ''`;
 /** Whose figures a summary or series counts, and how. */
 export interface Scope {
   vendorId: number;
+  /** the server's now: no row is later, so a range's part after it holds none */
+  now: number;
   /** bot clicks are counted only when true */
   includeBots: boolean;
   /** the vendor's currency: revenue adds only bookings in it (amounts in two currencies do not add) */
@@ -494,52 +496,55 @@ export interface DayBucket {
 
 const HOUR_MS = 3_600_000;
 
+/** A part of a bucket: its position, [from, to), and whether its rows are added (1) or taken away (-1). */
+type RangePart = [position: number, from: number, to: number, sign: 1 | -1];
+
 /**
  * Where a bucket's rows are counted: the whole UTC hours inside it from an hourly rollup, and the rest at
  * each end from raw rows. A local day starts on an hour in every zone with a whole-hour offset, so its raw
  * ends are empty and cost one index probe each; the zones offset by 30 or 45 minutes read that much of the
- * first and last hour row by row.
+ * first and last hour row by row. A bucket ending in the current hour (the usual `to` = now) takes that
+ * whole hour from the rollup less the rest of it, which lies after now and holds no rows: the clicks of
+ * the last minutes, however many, are never read one by one (as the summary's edge days, summaryParts).
  */
-function splitBucket(b: DayBucket) {
+function splitBucket(b: DayBucket, position: number, now: number): { hours: RangePart[]; raw: RangePart[] } {
   const first = Math.ceil(b.from / HOUR_MS) * HOUR_MS;
-  const end = Math.floor(b.to / HOUR_MS) * HOUR_MS;
-  return first < end
-    ? {
-        hours: [first, end],
-        raw: [
-          [b.from, first],
-          [end, b.to],
-        ],
-      }
-    : { hours: null, raw: [[b.from, b.to]] };
+  let end = Math.floor(b.to / HOUR_MS) * HOUR_MS;
+  if (first > end) return { hours: [], raw: [[position, b.from, b.to, 1]] }; // inside one hour
+  const raw: RangePart[] = [[position, b.from, first, 1]];
+  if (b.to > end && b.to >= now) {
+    raw.push([position, b.to, end + HOUR_MS, -1]);
+    end += HOUR_MS;
+  } else raw.push([position, end, b.to, 1]);
+  return {
+    hours: first < end ? [[position, first, end, 1]] : [],
+    raw: raw.filter(([, from, to]) => from < to),
+  };
 }
 
 /**
- * Ranges as a relation (column1: bucket position, column2: from, column3: to), one VALUES row each. The
- * local days are computed by the caller from the vendor's time zone (Temporal, over Node's ICU) and passed
- * in as instants, on both databases: SQLite has no time zones, and PostgreSQL's `at time zone` would read
- * its own copy of the tz database, which may disagree with the dates the API prints. Each range is then
- * read by index range scans over (vendor_id, hour) or (vendor_id, created_at), whatever the length of its
- * day (23 and 25 hours across daylight-saving changes) and however the zone is offset. Positions are
- * literals, instants parameters.
+ * Ranges as a relation (column1: bucket position, column2: from, column3: to, column4: sign), one VALUES
+ * row each. The local days are computed by the caller from the vendor's time zone (Temporal, over Node's
+ * ICU) and passed in as instants, on both databases: SQLite has no time zones, and PostgreSQL's `at time
+ * zone` would read its own copy of the tz database, which may disagree with the dates the API prints. Each
+ * range is then read by index range scans over (vendor_id, hour) or (vendor_id, created_at), whatever the
+ * length of its day (23 and 25 hours across daylight-saving changes) and however the zone is offset.
+ * Positions and signs are literals, instants parameters.
  */
-function rangesOf(ranges: readonly [number, number, number][]) {
+function rangesOf(ranges: readonly RangePart[]) {
   const rows = ranges.map(
-    ([i, from, to]) => sql`(${sql.lit(i)}, cast(${from} as bigint), cast(${to} as bigint))`,
+    ([i, from, to, sign]) =>
+      sql`(${sql.lit(i)}, cast(${from} as bigint), cast(${to} as bigint), ${sql.lit(sign)})`,
   );
-  return sql<{ column1: number; column2: number; column3: number }>`(values ${sql.join(rows)})`.as('d');
+  return sql<{ column1: number; column2: number; column3: number; column4: number }>`(values ${sql.join(
+    rows,
+  )})`.as('d');
 }
 
-/** Each bucket's whole hours and its raw ends (empty ranges dropped), as [position, from, to]. */
-function bucketParts(buckets: readonly DayBucket[]) {
-  const hours: [number, number, number][] = [];
-  const raw: [number, number, number][] = [];
-  buckets.forEach((b, i) => {
-    const split = splitBucket(b);
-    if (split.hours) hours.push([i, split.hours[0], split.hours[1]]);
-    for (const [from, to] of split.raw) if (from < to) raw.push([i, from, to]);
-  });
-  return { hours, raw };
+/** Each bucket's whole hours and its raw ends (empty ranges dropped). */
+function bucketParts(buckets: readonly DayBucket[], now: number) {
+  const parts = buckets.map((b, i) => splitBucket(b, i, now));
+  return { hours: parts.flatMap((p) => p.hours), raw: parts.flatMap((p) => p.raw) };
 }
 
 export interface DayCount {
@@ -557,8 +562,13 @@ type PerRange = (ranges: ReturnType<typeof rangesOf>) => {
 };
 
 /** Runs the hourly query over the buckets' whole hours and the raw one over their ends, when there are any. */
-async function perDay(buckets: readonly DayBucket[], hourly: PerRange, raw: PerRange): Promise<DayCount[]> {
-  const parts = bucketParts(buckets);
+async function perDay(
+  buckets: readonly DayBucket[],
+  now: number,
+  hourly: PerRange,
+  raw: PerRange,
+): Promise<DayCount[]> {
+  const parts = bucketParts(buckets, now);
   const rows = [
     ...(parts.hours.length ? await hourly(rangesOf(parts.hours)).execute() : []),
     ...(parts.raw.length ? await raw(rangesOf(parts.raw)).execute() : []),
@@ -579,6 +589,7 @@ async function perDay(buckets: readonly DayBucket[], hourly: PerRange, raw: PerR
 export async function clicksPerDay(db: Db, scope: Scope, buckets: readonly DayBucket[]): Promise<DayCount[]> {
   return perDay(
     buckets,
+    scope.now,
     (ranges) =>
       db
         .selectFrom(ranges)
@@ -606,7 +617,7 @@ export async function clicksPerDay(db: Db, scope: Scope, buckets: readonly DayBu
         .select((eb) => [
           'd.column1 as day',
           'c.traffic_type',
-          eb.fn.countAll<number>().as('count'),
+          eb.fn.sum<number>('d.column4').as('count'),
           sql.lit(0).as('revenue_cents'),
         ]),
   );
@@ -626,6 +637,7 @@ export async function bookingsPerDay(
 ): Promise<DayCount[]> {
   return perDay(
     buckets,
+    scope.now,
     (ranges) =>
       db
         .selectFrom(ranges)
@@ -651,8 +663,8 @@ export async function bookingsPerDay(
         .select((eb) => [
           'd.column1 as day',
           eb.fn.coalesce('b.click_traffic_type', sql.lit('')).as('traffic_type'),
-          eb.fn.countAll<number>().as('count'),
-          eb.fn.sum<number>(revenueOf(scope.currency)).as('revenue_cents'),
+          eb.fn.sum<number>('d.column4').as('count'),
+          eb.fn.sum<number>(sql`d.column4 * ${revenueOf(scope.currency)}`).as('revenue_cents'),
         ]),
   );
 }

@@ -162,12 +162,14 @@ async function scopeOf(
   db: Db,
   vendorId: number | null,
   query: RangeQuery,
+  now: number,
 ): Promise<repo.Scope & { timeZone: string }> {
   const id = vendorOf(vendorId);
   const locale = await findVendorLocale(db, id);
   if (!locale) throw notFound('Vendor profile not found.');
   return {
     vendorId: id,
+    now,
     includeBots: query.include_bots === true,
     currency: locale.currency,
     timeZone: locale.time_zone,
@@ -188,7 +190,7 @@ export async function summariseVendorClicks(
   const range = { vendorId: vendorOf(vendorId), ...parseRange(query) };
   options = { now: deps.clock.now().getTime(), ...options };
   const [scope, totals, campaigns] = await inReadSnapshot(deps.db, async (db) => {
-    const scope = await scopeOf(db, vendorId, query);
+    const scope = await scopeOf(db, vendorId, query, options.now ?? deps.clock.now().getTime());
     const parts = await repo.summaryParts(db, range, options);
     return [scope, await repo.summaryTotals(db, scope, parts), await repo.campaignRows(db, scope, parts)];
   });
@@ -254,7 +256,7 @@ export async function vendorTimeseries(
 ): Promise<VendorTimeseries> {
   const range = parseRange(query);
   return inReadSnapshot(deps.db, async (db) => {
-    const scope = await scopeOf(db, vendorId, query);
+    const scope = await scopeOf(db, vendorId, query, deps.clock.now().getTime());
     const { timeZone: time_zone, currency } = scope;
     // counted before a day is built: a range of centuries would otherwise be cut into days first
     if (countLocalDays(range.from, range.to, time_zone) > MAX_TIMESERIES_POINTS)

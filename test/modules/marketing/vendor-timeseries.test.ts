@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingStatus, RefundStatus } from '../../../src/db/database.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
-import { type Account, registerCustomer, registerVendor } from '../../helpers/factories.ts';
+import { type Account, freshToken, registerCustomer, registerVendor } from '../../helpers/factories.ts';
 import {
   clickRow,
   insertBooking,
@@ -231,6 +231,40 @@ describe('GET marketing/vendor/timeseries/', () => {
       ['2026-11-01', { organic: 1, marketing: 1 }],
       ['2026-11-02', { organic: 1, marketing: 0 }],
     ]);
+  });
+
+  it('counts the minutes of the current hour up to now, and of a past hour up to to', async () => {
+    // UTC: rows in the hour of 15:00, the last one a moment before now
+    for (const at of ['2026-06-20T14:59:00.000Z', '2026-06-20T15:05:00.000Z', '2026-06-20T15:19:59.999Z'])
+      await click(otherBoard, at, 'late');
+    await booking(otherBoard, '2026-06-20T15:10:00.000Z', { status: 'confirmed' });
+    // a token issued at the clock's now, which the test moves
+    const day = async (to: string) =>
+      api({
+        method: 'GET',
+        url: PATH,
+        query: { from: '2026-06-20T00:00:00.000Z', to },
+        token: await freshToken(t.app, other),
+      });
+    try {
+      // to = now: the hour of 15:00 is read whole from the rollup, less its part after now (empty)
+      t.clock.set('2026-06-20T15:20:00.000Z');
+      expect((await day('2026-06-20T15:20:00.000Z')).json().points).toEqual([
+        {
+          date: '2026-06-20',
+          clicks: { organic: 0, marketing: 3 },
+          bookings: { organic: 0, marketing: 0, unattributed: 1 },
+          revenue: '45.00',
+        },
+      ]);
+      // a `to` in the past within that hour: its rows up to `to` only, read one by one
+      t.clock.set('2026-06-20T18:00:00.000Z');
+      expect((await day('2026-06-20T15:10:00.000Z')).json().points).toEqual([
+        { date: '2026-06-20', ...zero, clicks: { organic: 0, marketing: 2 }, revenue: '0.00' },
+      ]);
+    } finally {
+      t.clock.set(NOW);
+    }
   });
 
   it('has a point with zeros for every date without rows', async () => {
