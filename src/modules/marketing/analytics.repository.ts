@@ -500,26 +500,33 @@ const HOUR_MS = 3_600_000;
 type RangePart = [position: number, from: number, to: number, sign: 1 | -1];
 
 /**
- * Where a bucket's rows are counted: the whole UTC hours inside it from an hourly rollup, and the rest at
- * each end from raw rows. A local day starts on an hour in every zone with a whole-hour offset, so its raw
- * ends are empty and cost one index probe each; the zones offset by 30 or 45 minutes read that much of the
- * first and last hour row by row. A bucket ending in the current hour (the usual `to` = now) takes that
- * whole hour from the rollup less the rest of it, which lies after now and holds no rows: the clicks of
- * the last minutes, however many, are never read one by one (as the summary's edge days, summaryParts).
+ * Where a bucket's rows are counted: the whole UTC hours inside it from an hourly rollup, and the partial
+ * hour at each end from raw rows, either directly or as its whole rollup hour less the rest of that hour,
+ * whichever spans less time up to now (no row is later than now). A local day starts on an hour in every
+ * zone with a whole-hour offset, so its ends are whole; the zones offset by 30 or 45 minutes read at most
+ * half an hour's rows at each end. A range ending a moment before now (a dashboard's "up to now") thus
+ * reads the current hour from the rollup less the few rows since `to`, never the minutes before it one by
+ * one, however busy (the summary's edge days do the same, summaryParts).
  */
 function splitBucket(b: DayBucket, position: number, now: number): { hours: RangePart[]; raw: RangePart[] } {
-  const first = Math.ceil(b.from / HOUR_MS) * HOUR_MS;
+  let first = Math.ceil(b.from / HOUR_MS) * HOUR_MS;
   let end = Math.floor(b.to / HOUR_MS) * HOUR_MS;
   if (first > end) return { hours: [], raw: [[position, b.from, b.to, 1]] }; // inside one hour
-  const raw: RangePart[] = [[position, b.from, first, 1]];
-  if (b.to > end && b.to >= now) {
-    raw.push([position, b.to, end + HOUR_MS, -1]);
-    end += HOUR_MS;
-  } else raw.push([position, end, b.to, 1]);
-  return {
-    hours: first < end ? [[position, first, end, 1]] : [],
-    raw: raw.filter(([, from, to]) => from < to),
-  };
+  const span = (from: number, to: number) => Math.max(0, Math.min(to, now) - from);
+  const raw: RangePart[] = [];
+  if (b.from < first) {
+    if (span(first - HOUR_MS, b.from) < span(b.from, first)) {
+      raw.push([position, first - HOUR_MS, b.from, -1]);
+      first -= HOUR_MS;
+    } else raw.push([position, b.from, first, 1]);
+  }
+  if (end < b.to) {
+    if (span(b.to, end + HOUR_MS) < span(end, b.to)) {
+      raw.push([position, b.to, end + HOUR_MS, -1]);
+      end += HOUR_MS;
+    } else raw.push([position, end, b.to, 1]);
+  }
+  return { hours: first < end ? [[position, first, end, 1]] : [], raw };
 }
 
 /**

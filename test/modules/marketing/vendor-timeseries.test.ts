@@ -257,6 +257,11 @@ describe('GET marketing/vendor/timeseries/', () => {
           revenue: '45.00',
         },
       ]);
+      // a `to` a minute before now: the hour from the rollup less the rows since `to`
+      expect((await day('2026-06-20T15:19:00.000Z')).json().points[0].clicks).toEqual({
+        organic: 0,
+        marketing: 2,
+      });
       // a `to` in the past within that hour: its rows up to `to` only, read one by one
       t.clock.set('2026-06-20T18:00:00.000Z');
       expect((await day('2026-06-20T15:10:00.000Z')).json().points).toEqual([
