@@ -119,16 +119,7 @@ const bookingSums = sql`count(*) as bookings,
   sum(case when ${reached} then 1 else 0 end) as confirmed,
   sum(case when ${reached} then b.total_price_cents - ${refunds} else 0 end) as revenue_cents`;
 
-const NUMERIC = new Set([
-  'vendor_id',
-  'day',
-  'hour',
-  'is_bot',
-  'clicks',
-  'bookings',
-  'confirmed',
-  'revenue_cents',
-]);
+const NUMERIC: ReadonlySet<string> = new Set(NUMERIC_COLUMNS);
 
 function normalise(rows: Record<string, unknown>[]): Row[] {
   return rows.map(

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Click } from './analytics.service.ts';
+import { TRACKING_PARAMS } from './traffic.ts';
 
 /** The CSV columns: the click object's fields, in the API's order. */
 const COLUMNS = [
@@ -12,13 +13,7 @@ const COLUMNS = [
   'adventure_offering_id',
   'traffic_type',
   'source',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'gclid',
-  'fbclid',
+  ...TRACKING_PARAMS,
   'referrer',
   'user_id',
   'is_bot',
