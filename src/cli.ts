@@ -2,7 +2,7 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/create-db.ts';
 import { migrateDown, migrateToLatest } from './db/migrate.ts';
-import { backupSqlite } from './db/sqlite-backup.ts';
+import { BackupRefused, backupSqlite } from './db/sqlite-backup.ts';
 import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { describeStartupError } from './lib/startup-errors.ts';
@@ -260,6 +260,10 @@ function report(error: unknown, command: Command, config: Config | undefined, ve
   if (error instanceof UsageError) {
     console.error(prefix + error.message);
     return 2;
+  }
+  if (error instanceof BackupRefused) {
+    console.error(prefix + error.message);
+    return 1;
   }
   if (error instanceof ConfigError) {
     console.error(`Invalid configuration: ${error.message}`);

@@ -1,7 +1,6 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { AppError } from '../http/errors.ts';
 
 export interface BackupResult {
   /** the backup's absolute path */
@@ -9,6 +8,12 @@ export interface BackupResult {
   bytes: number;
   pages: number;
 }
+
+/**
+ * A backup the command line refuses to take (no such database, no such directory, a file in the way). Its own
+ * class: the database layer knows nothing of the HTTP errors, and the command line reports it as a failure.
+ */
+export class BackupRefused extends Error {}
 
 /** More pages than any database holds: the whole copy in one step of SQLite's backup. */
 const EVERY_PAGE = 0x7fffffff;
@@ -25,15 +30,14 @@ export async function backupSqlite(
   options: { force?: boolean } = {},
 ): Promise<BackupResult> {
   const file = resolve(destination);
-  if (!existsSync(dirname(file))) throw new AppError('not_found', `the directory of ${file} does not exist`);
+  if (!existsSync(dirname(file))) throw new BackupRefused(`the directory of ${file} does not exist`);
   if (existsSync(file)) {
-    if (!options.force) throw new AppError('conflict', `${file} already exists (--force overwrites it)`);
+    if (!options.force) throw new BackupRefused(`${file} already exists (--force overwrites it)`);
     // a stale journal beside the old file would be applied to the new copy when it is opened
     for (const stale of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`])
       rmSync(stale, { force: true });
   }
-  if (!existsSync(source))
-    throw new AppError('not_found', `no SQLite database at ${resolve(source)} (DATABASE_URL)`);
+  if (!existsSync(source)) throw new BackupRefused(`no SQLite database at ${resolve(source)} (DATABASE_URL)`);
   const database = new SQLite(source, { readonly: true, fileMustExist: true });
   try {
     database.pragma('busy_timeout = 5000');

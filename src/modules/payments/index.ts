@@ -6,6 +6,6 @@ export {
   type GatewayOutcome,
   OUTCOME_EVENTS,
 } from './payment-status.ts';
+export type { PaymentsDeps } from './payments.deps.ts';
 export { paymentsRoutes } from './payments.routes.ts';
-export type { PaymentsDeps } from './payments.service.ts';
 export { cancellationRefunds, reconcilePendingRefunds } from './refunds.service.ts';

@@ -3,6 +3,7 @@ import { callerOf } from '../../http/auth.ts';
 import { Ref } from '../../http/schemas.ts';
 import { RefundSchema } from '../booking/index.ts';
 import { SIGNATURE_HEADER } from './gateway.ts';
+import type { PaymentsDeps } from './payments.deps.ts';
 import * as schemas from './payments.schemas.ts';
 import * as payments from './payments.service.ts';
 import * as refunds from './refunds.service.ts';
@@ -10,7 +11,7 @@ import * as refunds from './refunds.service.ts';
 const tags = ['payments'];
 
 export const paymentsRoutes: FastifyPluginAsyncTypebox<{
-  deps: payments.PaymentsDeps;
+  deps: PaymentsDeps;
   /** the MOCK_CHECKOUT setting */
   mockCheckout: boolean;
 }> = async (app, { deps, mockCheckout }) => {

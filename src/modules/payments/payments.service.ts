@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database, Db, PaymentStatus } from '../../db/database.ts';
+import type { Db, PaymentStatus } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inReadSnapshot, inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
-import type { Clock } from '../../lib/clock.ts';
 import {
   type BookingForPayment,
   confirmApprovedBooking,
   findBookingForPayment,
   partyOf,
 } from '../booking/index.ts';
-import { type PaymentGateway, WebhookSignatureError } from './gateway.ts';
+import { WebhookSignatureError } from './gateway.ts';
 import { recordPaymentEvents, recordRefundEvent, toPayment } from './payment-events.ts';
 import {
   canMovePayment,
@@ -22,15 +20,10 @@ import {
   OPEN_STATUSES,
   OUTCOME_EVENTS,
 } from './payment-status.ts';
+import type { PaymentsDeps } from './payments.deps.ts';
 import * as repo from './payments.repository.ts';
 import { refundsOf } from './refunds.repository.ts';
 import { completeRefund, recordGatewayRefund, refundLatePayment } from './refunds.service.ts';
-
-export interface PaymentsDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  gateway: PaymentGateway;
-}
 
 export interface IntentResult {
   created: boolean;

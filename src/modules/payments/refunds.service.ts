@@ -14,8 +14,8 @@ import {
 } from '../booking/index.ts';
 import { describeRefund, recordRefundEvent, refundedCents, toRefund } from './payment-events.ts';
 import { canMovePayment, REFUNDABLE_STATUSES, statusAfterRefunds } from './payment-status.ts';
+import type { PaymentsDeps } from './payments.deps.ts';
 import * as payments from './payments.repository.ts';
-import type { PaymentsDeps } from './payments.service.ts';
 import * as repo from './refunds.repository.ts';
 
 // Refunds (decisions §12). Each goes through three steps so that no gateway call runs inside a
