@@ -19,7 +19,17 @@ export interface NodeProcess {
  * Node on the file, with only PATH and `env` in its environment (in `cwd`, else this directory).
  */
 export function spawnNode(args: string[], env: Record<string, string>, cwd?: string): NodeProcess {
-  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, ...env } });
+  return spawnProgram(process.execPath, args, env, cwd);
+}
+
+/** Starts `command` (found on PATH) the way spawnNode starts Node: only PATH and `env`, stdin closed. */
+export function spawnProgram(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): NodeProcess {
+  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH, ...env } });
   child.stdin.end();
   let stdout = '';
   let stderr = '';
