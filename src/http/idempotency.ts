@@ -187,12 +187,13 @@ function replay(reply: FastifyReply, stored: StoredKey): void {
 
 /**
  * The request as a key remembers it: method, path (with or without its trailing slash) and query, and the
- * JSON body as a value, so key order and whitespace do not make another request.
+ * body as the handler sees it (the value json-body.ts parsed, within its depth bound, as validated), so
+ * key order, whitespace and a byte-order mark do not make another request.
  */
-function fingerprint(request: FastifyRequest): string {
+export function fingerprint(request: Pick<FastifyRequest, 'method' | 'url' | 'body'>): string {
   const [path, query] = splitUrl(request.url);
   // the body's JSON text with every object's keys sorted (the library's deterministic mode)
-  const body = request.rawBody ? stringify(JSON.parse(request.rawBody)) : 'null';
+  const body = stringify(request.body) ?? 'null';
   return createHash('sha256')
     .update(`${request.method} ${path.replace(/\/+$/, '')}?${query}\n${body}`)
     .digest('hex');
