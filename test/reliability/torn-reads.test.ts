@@ -41,7 +41,8 @@ async function send(i: number, method: 'GET' | 'POST', path: string, token: stri
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  // biome-ignore lint/suspicious/noExplicitAny: an answer of any route, read by the test that asked for it
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 /**
