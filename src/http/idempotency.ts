@@ -13,6 +13,7 @@ import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DAY_MS, HOUR_MS } from '../lib/datetime.ts';
 import type { AuthRule } from './auth.ts';
+import { statusHeaders } from './error-handler.ts';
 import { AppError, invalidFields } from './errors.ts';
 import {
   type ClaimRef,
@@ -180,7 +181,9 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
 }
 
 function replay(reply: FastifyReply, stored: StoredKey): void {
-  reply.code(stored.response_status!).header(REPLAYED_HEADER, 'true');
+  const status = stored.response_status!;
+  // the answer as first sent: its status's headers too (a kept 401 names its scheme again)
+  reply.code(status).headers(statusHeaders(status)).header(REPLAYED_HEADER, 'true');
   if (stored.response_content_type) reply.header('content-type', stored.response_content_type);
   reply.send(stored.response_body || undefined);
 }
