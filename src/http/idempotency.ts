@@ -13,6 +13,7 @@ import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DAY_MS, HOUR_MS } from '../lib/datetime.ts';
 import type { AuthRule } from './auth.ts';
+import { type OwnerTag, ownerIsGone, ownerTagOf, startTimeOf } from './claim-owner.ts';
 import { statusHeaders } from './error-handler.ts';
 import { AppError, invalidFields } from './errors.ts';
 import {
@@ -39,10 +40,13 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** How long a key holds its answer; after that the key is free again. */
 export const KEY_TTL_MS = DAY_MS;
 /**
- * How long a claim without an answer stands. Past it, its request is taken to be lost (its server process
- * died before answering) and the next request with the key runs in its place; without this, a crash would
- * leave the key answering 409 for its whole lifetime. Set well beyond what a request runs: its queries are
- * bounded by the database's statement timeout (db/postgres.ts) and it makes at most one gateway call.
+ * How long a claim without an answer stands when nothing proves its process dead. A claim whose process
+ * has certainly ended (claim-owner.ts: it ran on this kernel and pid namespace, and its pid runs nothing
+ * or another process) is lost at once, and the next request with the key runs in its place. Any other
+ * (a process on another machine or container, a claim whose answer could not be recorded) is taken to be
+ * lost past this; without it, a crash would leave the key answering 409 for its whole lifetime. Set well
+ * beyond what a request runs: its queries are bounded by the database's statement timeout
+ * (db/postgres.ts) and it makes at most one gateway call.
  */
 export const CLAIM_TIMEOUT_MS = 90_000;
 /** How often one server process deletes expired keys (on the first keyed request after the interval). */
@@ -74,11 +78,27 @@ export function isKeptStatus(status: number): boolean {
 export interface IdempotencyDeps {
   db: Kysely<Database>;
   clock: Clock;
+  /** this process as its claims name it; tests name another (default: ownerTagOf()) */
+  owner?: OwnerTag | null;
+}
+
+/**
+ * Whether a claim without an answer still blocks its key at `now`: until CLAIM_TIMEOUT_MS has passed,
+ * unless its process has certainly ended (ownerIsGone).
+ */
+export function claimStands(
+  stored: Pick<StoredKey, 'created_at' | 'claimed_by'>,
+  self: OwnerTag | null,
+  now: number,
+  startTime = startTimeOf,
+): boolean {
+  return stored.created_at > now - CLAIM_TIMEOUT_MS && !ownerIsGone(stored.claimed_by, self, startTime);
 }
 
 /** Adds the claim and the recording of the answer to every route that takes the header. */
 export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
   const claims = new WeakMap<FastifyRequest, ClaimRef>();
+  const owner = deps.owner === undefined ? ownerTagOf() : deps.owner;
   let purgeDueAt = 0;
 
   /** Claims the key, or answers for the request (a replay, 409, 422); true when it has answered. */
@@ -95,7 +115,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
       await deleteExpiredKeys(deps.db, now);
     }
     const requestHash = fingerprint(request);
-    const claim = { userId, key, requestHash, now, expiresAt: now + KEY_TTL_MS };
+    const claim = { userId, key, requestHash, now, expiresAt: now + KEY_TTL_MS, owner };
     // The row may vanish between a failed insert and the read (its claim was freed, or it expired and was
     // deleted): then the key is free and the insert is tried again. A key that keeps changing hands that
     // fast is in use.
@@ -120,7 +140,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
         replay(reply, stored);
         return true;
       }
-      if (stored.created_at > now - CLAIM_TIMEOUT_MS) throw keyInUse();
+      if (claimStands(stored, owner, now)) throw keyInUse();
       const stale = { id: stored.id, claimedAt: stored.created_at };
       if (await takeOverClaim(deps.db, stale, claim)) {
         claims.set(request, { id: stored.id, claimedAt: now });
