@@ -78,8 +78,6 @@ export function isKeptStatus(status: number): boolean {
 export interface IdempotencyDeps {
   db: Kysely<Database>;
   clock: Clock;
-  /** this process as its claims name it; tests name another (default: ownerTagOf()) */
-  owner?: OwnerTag | null;
 }
 
 /**
@@ -98,7 +96,8 @@ export function claimStands(
 /** Adds the claim and the recording of the answer to every route that takes the header. */
 export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
   const claims = new WeakMap<FastifyRequest, ClaimRef>();
-  const owner = deps.owner === undefined ? ownerTagOf() : deps.owner;
+  // this process, as its claims name it
+  const owner = ownerTagOf();
   let purgeDueAt = 0;
 
   /** Claims the key, or answers for the request (a replay, 409, 422); true when it has answered. */
@@ -213,7 +212,7 @@ function replay(reply: FastifyReply, stored: StoredKey): void {
  * body as the handler sees it (the value json-body.ts parsed, within its depth bound, as validated), so
  * key order, whitespace and a byte-order mark do not make another request.
  */
-export function fingerprint(request: Pick<FastifyRequest, 'method' | 'url' | 'body'>): string {
+function fingerprint(request: FastifyRequest): string {
   const [path, query] = splitUrl(request.url);
   // the body's JSON text with every object's keys sorted (the library's deterministic mode)
   const body = stringify(request.body) ?? 'null';
