@@ -11,6 +11,7 @@ import type { Database } from './db/database.ts';
 import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { createLogging } from './http/logging.ts';
 import { registerOpenApi, registerRouteConventions } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -68,9 +69,6 @@ export interface AppDeps {
 }
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    rawBody?: string;
-  }
   interface FastifyInstance {
     /** set on SIGTERM/SIGINT (server.ts): /readyz answers 503 while in-flight and queued requests drain */
     shuttingDown: boolean;
@@ -109,15 +107,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerErrorHandling(app);
   registerRouteConventions(app);
 
-  // JSON is the only body type (anything else is 415). An empty body with a JSON content type means "no body" (e.g. POST approve/ with no fields).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  // The raw text is kept for the payment webhook, whose signature covers the exact bytes.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
-  });
+  registerJsonBody(app);
 
   registerSecurityHeaders(app, { contentSecurityPolicy: false });
   // Without CORS_ORIGINS there is no CORS at all: no plugin, so no hook on every request either.

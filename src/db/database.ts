@@ -246,6 +246,8 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: Millis;
   expires_at: Millis;
+  /** the process running the claim (http/claim-owner.ts: OwnerTag); null where it cannot be named */
+  claimed_by: string | null;
 }
 
 /** A vendor's webhook endpoint (decisions §14; migration 2026112508). */

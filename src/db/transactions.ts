@@ -38,11 +38,15 @@ export function inTransaction<T>(
 }
 
 /**
- * Runs several reads on one consistent snapshot (a report made of a few queries must not mix moments).
- * PostgreSQL: a read-only REPEATABLE READ transaction. SQLite: a deferred transaction, which in WAL mode
- * holds a read snapshot without taking the write lock, so writers are never blocked by it.
+ * Runs several reads on one consistent snapshot: every answer assembled from more than one statement (a
+ * row and its children, a page and its count, a report) reads through it, or a write committing between
+ * its statements would show rows of two moments. PostgreSQL: a read-only REPEATABLE READ transaction.
+ * SQLite: a deferred transaction, which in WAL mode holds a read snapshot without taking the write lock, so
+ * writers are never blocked by it. On a handle that already is a transaction, fn simply runs in it (one
+ * answer's reads nest: a storefront reads its vendor, then a page of listings).
  */
 export function inReadSnapshot<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  if (isTransaction(db)) return fn(db);
   if (dialectOf(db) === 'postgres') {
     return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
   }

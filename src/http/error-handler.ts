@@ -103,13 +103,22 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   reply.status(status).send(body);
 }
 
+/**
+ * The headers an error status carries, whoever sends it (the error handler, or an idempotency key's
+ * replay of a kept answer): a 401 names its scheme, a 503 says when to come back.
+ */
+export function statusHeaders(status: number): Record<string, string> {
+  if (status === 401) return { 'WWW-Authenticate': 'Bearer' };
+  if (status === 503) return { 'Retry-After': '1' };
+  return {};
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toErrorResponse(error);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (error instanceof AppError && error.headers) reply.headers(error.headers);
-    if (status === 401) reply.header('WWW-Authenticate', 'Bearer');
-    if (status === 503) reply.header('Retry-After', '1');
+    reply.headers(statusHeaders(status));
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((_request, reply) => {

@@ -10,11 +10,19 @@ export interface KeyClaim {
   requestHash: string;
   now: Millis;
   expiresAt: Millis;
+  /** the process that runs the request (http/claim-owner.ts) */
+  owner: string | null;
 }
 
 export type StoredKey = Pick<
   IdempotencyKeysTable,
-  'request_hash' | 'response_status' | 'response_content_type' | 'response_body' | 'created_at' | 'expires_at'
+  | 'request_hash'
+  | 'response_status'
+  | 'response_content_type'
+  | 'response_body'
+  | 'created_at'
+  | 'expires_at'
+  | 'claimed_by'
 > & { id: number };
 
 /** A running claim: its row, and the instant it was claimed, which tells it from a later claim of the row. */
@@ -34,6 +42,7 @@ export async function insertKeyClaim(db: Db, claim: KeyClaim): Promise<number | 
         request_hash: claim.requestHash,
         created_at: claim.now,
         expires_at: claim.expiresAt,
+        claimed_by: claim.owner,
       }),
     );
   } catch (error) {
@@ -53,17 +62,21 @@ export async function findKey(db: Db, userId: number, key: string): Promise<Stor
       'response_body',
       'created_at',
       'expires_at',
+      'claimed_by',
     ])
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
 }
 
-/** Claims a running row anew whose request was abandoned; false when another request moved first. */
+/**
+ * Claims a running row anew whose request was lost (its process died, or its claim timed out); false when
+ * another request moved first.
+ */
 export async function takeOverClaim(db: Db, stale: ClaimRef, claim: KeyClaim): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({ created_at: claim.now, expires_at: claim.expiresAt })
+    .set({ created_at: claim.now, expires_at: claim.expiresAt, claimed_by: claim.owner })
     .where('id', '=', stale.id)
     .where('created_at', '=', stale.claimedAt)
     .where('response_status', 'is', null)

@@ -13,6 +13,8 @@ import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DAY_MS, HOUR_MS } from '../lib/datetime.ts';
 import type { AuthRule } from './auth.ts';
+import { type OwnerTag, ownerIsGone, ownerTagOf, startTimeOf } from './claim-owner.ts';
+import { statusHeaders } from './error-handler.ts';
 import { AppError, invalidFields } from './errors.ts';
 import {
   type ClaimRef,
@@ -38,10 +40,13 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** How long a key holds its answer; after that the key is free again. */
 export const KEY_TTL_MS = DAY_MS;
 /**
- * How long a claim without an answer stands. Past it, its request is taken to be lost (its server process
- * died before answering) and the next request with the key runs in its place; without this, a crash would
- * leave the key answering 409 for its whole lifetime. Set well beyond what a request runs: its queries are
- * bounded by the database's statement timeout (db/postgres.ts) and it makes at most one gateway call.
+ * How long a claim without an answer stands when nothing proves its process dead. A claim whose process
+ * has certainly ended (claim-owner.ts: it ran on this kernel and pid namespace, and its pid runs nothing
+ * or another process) is lost at once, and the next request with the key runs in its place. Any other
+ * (a process on another machine or container, a claim whose answer could not be recorded) is taken to be
+ * lost past this; without it, a crash would leave the key answering 409 for its whole lifetime. Set well
+ * beyond what a request runs: its queries are bounded by the database's statement timeout
+ * (db/postgres.ts) and it makes at most one gateway call.
  */
 export const CLAIM_TIMEOUT_MS = 90_000;
 /** How often one server process deletes expired keys (on the first keyed request after the interval). */
@@ -75,9 +80,24 @@ export interface IdempotencyDeps {
   clock: Clock;
 }
 
+/**
+ * Whether a claim without an answer still blocks its key at `now`: until CLAIM_TIMEOUT_MS has passed,
+ * unless its process has certainly ended (ownerIsGone).
+ */
+export function claimStands(
+  stored: Pick<StoredKey, 'created_at' | 'claimed_by'>,
+  self: OwnerTag | null,
+  now: number,
+  startTime = startTimeOf,
+): boolean {
+  return stored.created_at > now - CLAIM_TIMEOUT_MS && !ownerIsGone(stored.claimed_by, self, startTime);
+}
+
 /** Adds the claim and the recording of the answer to every route that takes the header. */
 export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
   const claims = new WeakMap<FastifyRequest, ClaimRef>();
+  // this process, as its claims name it
+  const owner = ownerTagOf();
   let purgeDueAt = 0;
 
   /** Claims the key, or answers for the request (a replay, 409, 422); true when it has answered. */
@@ -94,7 +114,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
       await deleteExpiredKeys(deps.db, now);
     }
     const requestHash = fingerprint(request);
-    const claim = { userId, key, requestHash, now, expiresAt: now + KEY_TTL_MS };
+    const claim = { userId, key, requestHash, now, expiresAt: now + KEY_TTL_MS, owner };
     // The row may vanish between a failed insert and the read (its claim was freed, or it expired and was
     // deleted): then the key is free and the insert is tried again. A key that keeps changing hands that
     // fast is in use.
@@ -119,7 +139,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
         replay(reply, stored);
         return true;
       }
-      if (stored.created_at > now - CLAIM_TIMEOUT_MS) throw keyInUse();
+      if (claimStands(stored, owner, now)) throw keyInUse();
       const stale = { id: stored.id, claimedAt: stored.created_at };
       if (await takeOverClaim(deps.db, stale, claim)) {
         claims.set(request, { id: stored.id, claimedAt: now });
@@ -180,19 +200,22 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
 }
 
 function replay(reply: FastifyReply, stored: StoredKey): void {
-  reply.code(stored.response_status!).header(REPLAYED_HEADER, 'true');
+  const status = stored.response_status!;
+  // the answer as first sent: its status's headers too (a kept 401 names its scheme again)
+  reply.code(status).headers(statusHeaders(status)).header(REPLAYED_HEADER, 'true');
   if (stored.response_content_type) reply.header('content-type', stored.response_content_type);
   reply.send(stored.response_body || undefined);
 }
 
 /**
  * The request as a key remembers it: method, path (with or without its trailing slash) and query, and the
- * JSON body as a value, so key order and whitespace do not make another request.
+ * body as the handler sees it (the value json-body.ts parsed, within its depth bound, as validated), so
+ * key order, whitespace and a byte-order mark do not make another request.
  */
 function fingerprint(request: FastifyRequest): string {
   const [path, query] = splitUrl(request.url);
   // the body's JSON text with every object's keys sorted (the library's deterministic mode)
-  const body = request.rawBody ? stringify(JSON.parse(request.rawBody)) : 'null';
+  const body = stringify(request.body) ?? 'null';
   return createHash('sha256')
     .update(`${request.method} ${path.replace(/\/+$/, '')}?${query}\n${body}`)
     .digest('hex');

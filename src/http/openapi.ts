@@ -3,7 +3,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { AUTH_RULES, type AuthRule } from './auth.ts';
-import { IDEMPOTENCY_KEY_HEADER, isKeptStatus, REPLAYED_HEADER, takesIdempotencyKey } from './idempotency.ts';
+import {
+  CLAIM_TIMEOUT_MS,
+  IDEMPOTENCY_KEY_HEADER,
+  isKeptStatus,
+  REPLAYED_HEADER,
+  takesIdempotencyKey,
+} from './idempotency.ts';
 import { allNamedSchemas, ErrorBodySchema, Ref, SERVICE_CHECKS, withNamedSchemasInlined } from './schemas.ts';
 
 /** One registered route as the server enforces it: what the security tests enumerate. */
@@ -260,7 +266,10 @@ const IDEMPOTENCY_KEY_PARAMETER = {
     `hours replays the first answer (same status and body, header ${REPLAYED_HEADER}: true) and does ` +
     'nothing else. Keys are per user. While the first request runs: 409 idempotency_key_in_use; with ' +
     'another request: 422 idempotency_key_reused. Answers 400, 409, 429 and 5xx are not kept: the key ' +
-    'stays free for a corrected request or a retry.',
+    'stays free for a corrected request or a retry. A first request whose server process died before ' +
+    'answering holds the key until that process is known to be gone: at once when another process on ' +
+    `the same machine sees it, at most ${CLAIM_TIMEOUT_MS / 1000} s after the first request began ` +
+    'otherwise; until then a retry gets 409 idempotency_key_in_use and should wait a second and retry.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
   example: 'c0a8e4d2-booking-request-1',
 };

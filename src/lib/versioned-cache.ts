@@ -51,10 +51,17 @@ export class DetailCache<V extends object> extends VersionedCache<V> {
   }
 }
 
+/**
+ * Freezes a value and everything in it, with a stack of its own rather than recursion: a cached listing
+ * holds its vendor's free-form `details`, which may be stored deeper than today's body bound allows.
+ */
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!node || typeof node !== 'object' || Object.isFrozen(node)) continue;
+    Object.freeze(node);
+    for (const inner of Object.values(node)) pending.push(inner);
   }
   return value;
 }

@@ -14,6 +14,7 @@ const NOT_COUNTED = ['rate_limit_hits'];
 export async function installChangeCounter(
   db: Kysely<Database>,
   dialect: Dialect,
+  options: { notCounted?: string[] } = {},
 ): Promise<{ read: () => Promise<number>; tables: string[] }> {
   const anyDb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   const tables =
@@ -33,7 +34,8 @@ export async function installChangeCounter(
             where table_schema = current_schema() and table_type = 'BASE TABLE'
               and table_name not like 'kysely_%'`.execute(db)
         ).rows.map((r) => r.name);
-  const counted = tables.filter((table) => !NOT_COUNTED.includes(table));
+  const left = [...NOT_COUNTED, ...(options.notCounted ?? [])];
+  const counted = tables.filter((table) => !left.includes(table));
   await sql`create table zz_changes (n bigint not null)`.execute(db);
   await sql`insert into zz_changes (n) values (0)`.execute(db);
   if (dialect === 'postgres') {

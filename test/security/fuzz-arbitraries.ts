@@ -12,6 +12,12 @@ export interface FuzzRequest {
   query: string;
   body?: { kind: 'json'; value: unknown } | { kind: 'raw'; contentType?: string; payload: string };
   referer?: string;
+  /** sent as `Idempotency-Key` (authenticated POSTs only): mostly a new key, sometimes a reused or bad one */
+  idempotencyKey?: string;
+  /** a JSON body's text starts with a byte-order mark */
+  bom?: boolean;
+  /** a JSON object body gains an ignored field nested this many levels deep (built as text) */
+  deepField?: number;
 }
 
 type Schema = Record<string, unknown> & {
@@ -465,9 +471,18 @@ export function arbitraries(world: World) {
       { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }) },
     );
 
+  const idempotencyKey = fc.oneof(
+    { weight: 6, arbitrary: fc.uuid() },
+    { weight: 2, arbitrary: fc.constantFrom('fuzz-reused-1', 'fuzz-reused-2') },
+    { weight: 1, arbitrary: fc.constantFrom('', ' ', 'x'.repeat(256), 'tab\there') },
+  );
+  // past the body's depth bound (src/http/json-body.ts), by a little and by far more than a stack takes
+  const deepField = fc.constantFrom(65, 200, 6_000, 100_000);
+
   const request = (route: RouteEntry): fc.Arbitrary<FuzzRequest> => {
     const params = pathParams(route.url);
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
+    const takesKey = route.method === 'POST' && route.auth !== 'public';
     return fc.record(
       {
         token: fc.oneof(
@@ -482,6 +497,14 @@ export function arbitraries(world: World) {
         referer: fc.option(fc.constantFrom('https://news.example/', 'x'.repeat(2000), "'; --"), {
           nil: undefined,
         }),
+        idempotencyKey: takesKey
+          ? fc.option(idempotencyKey, { nil: undefined, freq: 2 })
+          : fc.constant(undefined),
+        bom: fc.oneof(
+          { weight: 4, arbitrary: fc.constant(false) },
+          { weight: 1, arbitrary: fc.constant(true) },
+        ),
+        deepField: fc.option(deepField, { nil: undefined, freq: 6 }),
       },
       { requiredKeys: ['token', 'path', 'query'] },
     );

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { inTransaction } from '../../db/transactions.ts';
+import { inReadSnapshot, inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import { bodyErrors } from '../../http/validation.ts';
@@ -335,10 +335,13 @@ export async function authenticate(deps: AccountsDeps, token: string): Promise<A
 
 // --- current user and vendor profile ---------------------------------------------------------------------
 
+/** The caller and their vendor profile, on one snapshot. */
 export async function getMe(deps: AccountsDeps, userId: number): Promise<User> {
-  const user = await repo.findUserById(deps.db, userId);
-  if (!user) throw notFound();
-  return toUser(user, await repo.findProfileByUserId(deps.db, userId));
+  return inReadSnapshot(deps.db, async (db) => {
+    const user = await repo.findUserById(db, userId);
+    if (!user) throw notFound();
+    return toUser(user, await repo.findProfileByUserId(db, userId));
+  });
 }
 
 export async function getOwnProfile(deps: AccountsDeps, userId: number): Promise<VendorProfile> {

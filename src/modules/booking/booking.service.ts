@@ -7,7 +7,7 @@ import type {
   RefundStatus,
   TrafficType,
 } from '../../db/database.ts';
-import { inTransaction } from '../../db/transactions.ts';
+import { inReadSnapshot, inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
@@ -654,30 +654,33 @@ export async function previewCancellation(
   id: number,
 ): Promise<CancellationPreview> {
   const now = deps.clock.now().getTime();
-  const booking = await repo.findBookingView(deps.db, id);
-  const party = booking && partyToRow(booking, caller);
-  if (!booking || !party) throw bookingNotFound();
-  const action = party === 'customer' ? 'cancel' : 'vendor_cancel';
-  const status = statusAt(booking, now);
-  const refusal = nextStatus(status, action)
-    ? cancelRefusal(action, status, booking.starts_at, now)
-    : invalidState(status, action);
-  const policy = await cancellationPolicyOf(deps.db, id);
-  const paid = await deps.refunds.paid(deps.db, id);
-  const refundOf =
-    action === 'cancel' ? customerCancelRefund(policy, booking.starts_at, now) : vendorCancelRefund;
-  const refundCents = refusal || !paid ? 0 : cappedRefundCents(paid, refundOf);
-  return {
-    can_cancel: refusal === undefined,
-    reason: refusal?.message ?? refundReason(action, policy, booking.starts_at, now, paid),
-    paid_amount: formatMoney(paid?.amountCents ?? 0),
-    refund_amount: formatMoney(refundCents),
-    currency: booking.currency,
-    policy: {
-      free_cancellation_hours: policy.freeCancellationHours,
-      late_refund_percent: policy.lateRefundPercent,
-    },
-  };
+  // the booking, its policy and its payment on one snapshot
+  return inReadSnapshot(deps.db, async (db) => {
+    const booking = await repo.findBookingView(db, id);
+    const party = booking && partyToRow(booking, caller);
+    if (!booking || !party) throw bookingNotFound();
+    const action = party === 'customer' ? 'cancel' : 'vendor_cancel';
+    const status = statusAt(booking, now);
+    const refusal = nextStatus(status, action)
+      ? cancelRefusal(action, status, booking.starts_at, now)
+      : invalidState(status, action);
+    const policy = await cancellationPolicyOf(db, id);
+    const paid = await deps.refunds.paid(db, id);
+    const refundOf =
+      action === 'cancel' ? customerCancelRefund(policy, booking.starts_at, now) : vendorCancelRefund;
+    const refundCents = refusal || !paid ? 0 : cappedRefundCents(paid, refundOf);
+    return {
+      can_cancel: refusal === undefined,
+      reason: refusal?.message ?? refundReason(action, policy, booking.starts_at, now, paid),
+      paid_amount: formatMoney(paid?.amountCents ?? 0),
+      refund_amount: formatMoney(refundCents),
+      currency: booking.currency,
+      policy: {
+        free_cancellation_hours: policy.freeCancellationHours,
+        late_refund_percent: policy.lateRefundPercent,
+      },
+    };
+  });
 }
 
 /** The rule that gives a possible cancel's refund, in words. */
@@ -702,10 +705,13 @@ function invalidState(status: BookingStatus, action: string): AppError {
 
 // --- reading --------------------------------------------------------------------------------------------------------
 
+/** A booking with its history, read on one snapshot (a move between the two reads would tear them). */
 export async function getBooking(deps: BookingDeps, caller: AuthUser, id: number): Promise<Booking> {
-  const row = await repo.findBookingView(deps.db, id);
-  if (!row || !partyToRow(row, caller)) throw bookingNotFound();
-  return (await withHistory(deps.db, [row], deps.clock.now().getTime()))[0];
+  return inReadSnapshot(deps.db, async (db) => {
+    const row = await repo.findBookingView(db, id);
+    if (!row || !partyToRow(row, caller)) throw bookingNotFound();
+    return (await withHistory(db, [row], deps.clock.now().getTime()))[0];
+  });
 }
 
 /**
@@ -727,8 +733,11 @@ export async function listBookings(
   const filter: repo.BookingListFilter = caller.isVendor
     ? { vendorId: caller.vendorId ?? -1, ...common }
     : { customerId: caller.id, ...common };
-  const { rows, count } = await repo.listBookingViews(deps.db, filter, page, query.ordering ?? '-created_at');
-  return { count, results: await withHistory(deps.db, rows, now) };
+  // the count, the page and its histories on one snapshot
+  return inReadSnapshot(deps.db, async (db) => {
+    const { rows, count } = await repo.listBookingViews(db, filter, page, query.ordering ?? '-created_at');
+    return { count, results: await withHistory(db, rows, now) };
+  });
 }
 
 // --- for the payments module ------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/database.ts';
+import { inReadSnapshot } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
@@ -110,10 +111,10 @@ export async function deleteSlot(deps: SlotsDeps, caller: AuthUser, id: number):
 export async function listVendorSlots(deps: SlotsDeps, caller: AuthUser, filter: ListingIdInput, page: Page) {
   const target = optionalListingTarget(filter);
   if (caller.vendorId === null) return { count: 0, results: [] };
-  const { rows, count } = await repo.listVendorSlots(
-    deps.db,
-    { vendorId: caller.vendorId, listingId: target?.id, kind: target?.kind },
-    page,
+  const vendorId = caller.vendorId;
+  // the count and the page on one snapshot
+  const { rows, count } = await inReadSnapshot(deps.db, (db) =>
+    repo.listVendorSlots(db, { vendorId, listingId: target?.id, kind: target?.kind }, page),
   );
   return { count, results: rows.map(toSlot) };
 }
@@ -130,8 +131,11 @@ export async function listPublicSlots(deps: SlotsDeps, query: PublicSlotsQuery, 
   const to = query.to === undefined ? undefined : parseInstant('to', query.to);
   if (from !== undefined && to !== undefined && to <= from)
     throw invalidFields({ to: 'to must be after from.' });
-  const listing = await findVisibleListing(deps.db, target.kind, target.id);
-  if (!listing) throw listingNotFound(target);
-  const { rows, count } = await repo.listPublicSlots(deps.db, { listingId: listing.id, from, to }, page);
+  // the listing, the count and the page on one snapshot
+  const { rows, count } = await inReadSnapshot(deps.db, async (db) => {
+    const listing = await findVisibleListing(db, target.kind, target.id);
+    if (!listing) throw listingNotFound(target);
+    return repo.listPublicSlots(db, { listingId: listing.id, from, to }, page);
+  });
   return { count, results: rows.map(toSlot) };
 }

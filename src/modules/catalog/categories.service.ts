@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import { inReadSnapshot } from '../../db/transactions.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -52,10 +53,10 @@ async function writeUnique<T>(write: () => Promise<T>): Promise<T> {
 }
 
 export async function listCategories(deps: CategoriesDeps, page: Page) {
-  const [count, rows] = await Promise.all([
-    repo.countCategories(deps.db),
-    repo.listCategories(deps.db, page),
-  ]);
+  // the count and the page on one snapshot
+  const [count, rows] = await inReadSnapshot(deps.db, (db) =>
+    Promise.all([repo.countCategories(db), repo.listCategories(db, page)]),
+  );
   return { count, results: rows.map(toCategory) };
 }
 

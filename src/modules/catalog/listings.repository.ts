@@ -195,25 +195,25 @@ export async function findVisibleListingRow(
   return (await visibleByPublicId(db, { kind, publicId }))[0];
 }
 
+/** Reads a visible listing by public id as a cached lookup keeps it (the service's `read`). */
+export type PublicListingRead<V> = (db: Db, kind: ListingKind, publicId: string) => Promise<V | undefined>;
+
 /**
  * A public detail lookup with a cache of its own (one per app instance: the catalog's deps builder makes
- * it): each visible listing is read once per catalog version and kept as `complete` makes it (reading
- * what else the value shows, such as the listing's photos, through the same handle), so every lookup of
- * an unchanged listing returns the same frozen value and costs one version read.
+ * it): each visible listing is read once per catalog version and kept as `read` makes it (the row through
+ * findVisibleListingRow and what else the value shows, such as the listing's photos, on one snapshot), so
+ * every lookup of an unchanged listing returns the same frozen value and costs one version read.
  */
 export function cachedPublicListingLookup<V extends object>(
-  complete: (db: Db, row: ListingRow) => Promise<V>,
-): (db: Db, kind: ListingKind, publicId: string) => Promise<V | undefined> {
+  read: PublicListingRead<V>,
+): PublicListingRead<V> {
   const cache = new DetailCache<V>();
   return (db, kind, publicId) =>
     throughCache(
       cache,
       () => catalogVersion(db),
       `${kind}/${publicId}`,
-      async () => {
-        const row = await findVisibleListingRow(db, kind, publicId);
-        return row && complete(db, row);
-      },
+      () => read(db, kind, publicId),
     );
 }
 

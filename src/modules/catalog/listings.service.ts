@@ -8,7 +8,7 @@ import type {
   TrafficType,
 } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
-import { inTransaction } from '../../db/transactions.ts';
+import { inReadSnapshot, inTransaction } from '../../db/transactions.ts';
 import { invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -104,10 +104,18 @@ export function createCatalogDeps(deps: Omit<CatalogDeps, 'lookups'>): CatalogDe
   return {
     ...deps,
     lookups: {
-      byPublicId: repo.cachedPublicListingLookup(async (db, row) => ({
-        ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
-        listing: toListing(KINDS[row.kind], row, await photosOf(db, deps.media, row)),
-      })),
+      // a listing and its photos on one snapshot, when the cache does not hold them
+      byPublicId: repo.cachedPublicListingLookup((db, kind, publicId) =>
+        inReadSnapshot(db, async (snapshot) => {
+          const row = await repo.findVisibleListingRow(snapshot, kind, publicId);
+          return (
+            row && {
+              ref: { id: row.id, kind: row.kind, vendorId: row.vendor_id },
+              listing: toListing(KINDS[row.kind], row, await photosOf(snapshot, deps.media, row)),
+            }
+          );
+        }),
+      ),
       byId: cachedVisibleListingLookup(),
     },
   };
@@ -270,16 +278,19 @@ async function pageOfListings(
   page: Page,
 ): Promise<ListingsPage> {
   if (!filter) return { count: 0, results: [] };
-  const [count, rows] = await Promise.all([
-    repo.countListings(db, filter),
-    repo.listListings(db, filter, order, page),
-  ]);
-  const photos = await photosByListing(
-    db,
-    media,
-    rows.map((row) => row.id),
-  );
-  return { count, results: rows.map((row) => toListing(kind, row, photos.get(row.id) ?? [])) };
+  // the count, the page and its photos on one snapshot
+  return inReadSnapshot(db, async (snapshot) => {
+    const [count, rows] = await Promise.all([
+      repo.countListings(snapshot, filter),
+      repo.listListings(snapshot, filter, order, page),
+    ]);
+    const photos = await photosByListing(
+      snapshot,
+      media,
+      rows.map((row) => row.id),
+    );
+    return { count, results: rows.map((row) => toListing(kind, row, photos.get(row.id) ?? [])) };
+  });
 }
 
 /**
@@ -352,18 +363,21 @@ export async function storefront(
   query: Pick<PublicListQuery, 'ordering' | 'search'>,
   page: Page,
 ): Promise<{ vendor: VendorProfile; count: number; results: Listing[] }> {
-  const vendor = await findVendorBySlug(deps.db, slug);
-  if (!vendor) throw notFound('Vendor not found.');
-  const filter = {
-    kind: kind.kind,
-    activeOnly: true,
-    vendorId: vendor.id,
-    searchWords: searchWords(query.search),
-  };
-  return {
-    vendor: vendor.profile,
-    ...(await pageOfListings(deps.db, deps.media, kind, filter, orderOf(query.ordering), page)),
-  };
+  // the vendor and the page of their listings on one snapshot
+  return inReadSnapshot(deps.db, async (db) => {
+    const vendor = await findVendorBySlug(db, slug);
+    if (!vendor) throw notFound('Vendor not found.');
+    const filter = {
+      kind: kind.kind,
+      activeOnly: true,
+      vendorId: vendor.id,
+      searchWords: searchWords(query.search),
+    };
+    return {
+      vendor: vendor.profile,
+      ...(await pageOfListings(db, deps.media, kind, filter, orderOf(query.ordering), page)),
+    };
+  });
 }
 
 // --- the vendor's own listings -----------------------------------------------------------------------------
@@ -389,9 +403,12 @@ export async function getOwnListing(
   vendorId: number,
   id: number,
 ): Promise<Listing> {
-  const row = await repo.findListing(deps.db, ownFilter(kind, vendorId, id));
-  if (!row) throw listingNotFound(kind);
-  return toListing(kind, row, await photosOf(deps.db, deps.media, row));
+  // the listing and its photos on one snapshot
+  return inReadSnapshot(deps.db, async (db) => {
+    const row = await repo.findListing(db, ownFilter(kind, vendorId, id));
+    if (!row) throw listingNotFound(kind);
+    return toListing(kind, row, await photosOf(db, deps.media, row));
+  });
 }
 
 const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<string, string>) => unknown> = {

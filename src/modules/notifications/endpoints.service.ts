@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { inReadSnapshot } from '../../db/transactions.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/pagination.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -108,10 +109,10 @@ function checkedEventTypes(types: string[]): string[] {
 }
 
 export async function listEndpoints(deps: EndpointsDeps, vendorId: number, page: Page) {
-  const [count, rows] = await Promise.all([
-    repo.countVendorEndpoints(deps.db, vendorId),
-    repo.listVendorEndpoints(deps.db, vendorId, page),
-  ]);
+  // the count and the page on one snapshot
+  const [count, rows] = await inReadSnapshot(deps.db, (db) =>
+    Promise.all([repo.countVendorEndpoints(db, vendorId), repo.listVendorEndpoints(db, vendorId, page)]),
+  );
   return { count, results: rows.map(toEndpoint) };
 }
 
@@ -193,11 +194,14 @@ export async function rotateSecret(
 }
 
 export async function listDeliveries(deps: EndpointsDeps, vendorId: number, endpointId: number, page: Page) {
-  if (!(await repo.findVendorEndpoint(deps.db, vendorId, endpointId))) throw endpointNotFound();
-  const [count, rows] = await Promise.all([
-    repo.countEndpointDeliveries(deps.db, endpointId),
-    repo.listEndpointDeliveries(deps.db, endpointId, page),
-  ]);
+  // the endpoint, the count and the page on one snapshot
+  const [count, rows] = await inReadSnapshot(deps.db, async (db) => {
+    if (!(await repo.findVendorEndpoint(db, vendorId, endpointId))) throw endpointNotFound();
+    return Promise.all([
+      repo.countEndpointDeliveries(db, endpointId),
+      repo.listEndpointDeliveries(db, endpointId, page),
+    ]);
+  });
   return { count, results: rows.map(toDelivery) };
 }
 

@@ -129,14 +129,20 @@ export async function createPaymentIntent(
   return respond(stored.row, stored.created);
 }
 
-/** The payment and its booking's status, for the booking's customer or vendor only. */
+/**
+ * The payment and its booking's status, for the booking's customer or vendor only. Its three reads (the
+ * payment, the booking, the refunds) share one snapshot: a refund committing between them would show a
+ * status that contradicts amount_refunded (decisions §12).
+ */
 export async function getPaymentStatus(deps: PaymentsDeps, caller: AuthUser, paymentId: number) {
-  const payment = await repo.findPaymentById(deps.db, paymentId);
-  const booking =
-    payment && (await findBookingForPayment(deps.db, payment.booking_id, deps.clock.now().getTime()));
-  if (!payment || !booking || !partyOf(booking, caller)) throw notFound('Payment not found.');
-  const refunds = await refundsOf(deps.db, [payment.id]);
-  return { ...toPayment(payment, refunds), booking_status: booking.status };
+  return inReadSnapshot(deps.db, async (db) => {
+    const payment = await repo.findPaymentById(db, paymentId);
+    const booking =
+      payment && (await findBookingForPayment(db, payment.booking_id, deps.clock.now().getTime()));
+    if (!payment || !booking || !partyOf(booking, caller)) throw notFound('Payment not found.');
+    const refunds = await refundsOf(db, [payment.id]);
+    return { ...toPayment(payment, refunds), booking_status: booking.status };
+  });
 }
 
 /** What a mock checkout plays: the card accepted, or declined. */
