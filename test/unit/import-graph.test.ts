@@ -29,7 +29,7 @@ function importGraph(dir: string): Map<string, string[]> {
 }
 
 /** Every import circle, each as the path of files that closes it (depth-first search, three colours). */
-export function circles(graph: Map<string, string[]>): string[][] {
+function circles(graph: Map<string, string[]>): string[][] {
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
