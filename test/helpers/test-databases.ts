@@ -74,18 +74,29 @@ function templates(): TestTemplates {
 
 let sqliteImage: Buffer | undefined;
 
+function migratedImage(): Buffer | undefined {
+  const { sqliteImageFile } = templates();
+  if (sqliteImageFile) sqliteImage ??= readFileSync(sqliteImageFile);
+  return sqliteImage;
+}
+
 /**
  * A SQLite database for one app: a copy of the template in memory, or in `dbFile` (a new file, written
  * from the template's image; a file that already exists is migrated where it is).
  */
 export async function openSqliteCopy(dbFile: string | undefined): Promise<DbHandle> {
-  const { sqliteImageFile } = templates();
-  if (sqliteImageFile) sqliteImage ??= readFileSync(sqliteImageFile);
-  if (!sqliteImage) return migrated(createDb(`sqlite:${dbFile ?? ':memory:'}`));
-  if (!dbFile) return createDb('sqlite::memory:', { image: sqliteImage });
+  const image = migratedImage();
+  if (!dbFile) return image ? createDb('sqlite::memory:', { image }) : migrated(createDb('sqlite::memory:'));
   if (existsSync(dbFile)) return migrated(createDb(`sqlite:${dbFile}`));
-  writeFileSync(dbFile, sqliteImage, { flag: 'wx' });
+  await writeMigratedSqliteFile(dbFile);
   return createDb(`sqlite:${dbFile}`);
+}
+
+/** A new SQLite database file `file` with every migration applied: the template's image written there. */
+async function writeMigratedSqliteFile(file: string): Promise<void> {
+  const image = migratedImage();
+  if (image) writeFileSync(file, image, { flag: 'wx' });
+  else await (await migrated(createDb(`sqlite:${file}`))).close();
 }
 
 export interface PostgresCopy {
