@@ -68,8 +68,13 @@ export async function migratedPostgresDatabase(pgUrl: string, name: string): Pro
 }
 
 function templates(): TestTemplates {
-  // outside a run that went through global-setup.ts (another config), every database is migrated anew
-  return inject('testTemplates') ?? {};
+  // outside a run that went through global-setup.ts (another config, or a script outside vitest, where
+  // inject throws), every database is migrated anew
+  try {
+    return inject('testTemplates') ?? {};
+  } catch {
+    return {};
+  }
 }
 
 let sqliteImage: Buffer | undefined;
