@@ -1,11 +1,36 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// One test file per core at once. Vitest's default keeps a core free for itself (one file at a time on
+// two cores), but the files mostly wait on the database, on server processes, on the browser and on
+// timers, so a second file in parallel nearly halves the run (docs/performance.md, CI time).
+const maxWorkers = availableParallelism();
+
+const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks', maxWorkers } as const;
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'app',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/browser/**'],
+          globalSetup: ['test/helpers/global-setup.ts'],
+        },
+      },
+      {
+        // After the others (groupOrder): `npm start` in test/modules/platform rebuilds web/dist, which the
+        // browser suites' servers serve; the build they use is made once in their global setup.
+        test: {
+          ...common,
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,12 @@ export function readWebManifest(): WebManifest | null {
   return existsSync(MANIFEST) ? (JSON.parse(readFileSync(MANIFEST, 'utf8')) as WebManifest) : null;
 }
 
+/**
+ * Written aside and renamed into place: a server starting while a build runs (`npm start` builds first;
+ * test files start apps in parallel) reads the old manifest or the new one, never half of one.
+ */
 export function writeWebManifest(manifest: WebManifest): void {
-  writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+  const written = `${MANIFEST}.${process.pid}.tmp`;
+  writeFileSync(written, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(written, MANIFEST);
 }

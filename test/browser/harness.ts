@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { buildWeb } from '../../scripts/build-web.ts';
 import {
   freshDatabase,
   killServers,
@@ -14,7 +13,8 @@ import {
 } from '../reliability/server-process.ts';
 
 // The browser suites' world: the real server (node src/server.ts) on a database of its own (SQLite, or a
-// new PostgreSQL database with TEST_DATABASE_URL), and Debian's Chromium driven by playwright-core.
+// new PostgreSQL database with TEST_DATABASE_URL), and Debian's Chromium driven by playwright-core. The
+// web app it serves is built once per run (global-setup.ts).
 
 /** Debian's Chromium (`apt-get install -y chromium`); CHROMIUM_PATH names another. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -49,7 +49,6 @@ export function useWorld(env: Record<string, string> = {}): World {
   let mediaDir = '';
   beforeAll(async () => {
     mediaDir = mkdtempSync(join(tmpdir(), 'waterbook-browser-media-'));
-    await buildWeb();
     world.database = await freshDatabase();
     world.server = await startServer(world.database.url, {
       MEDIA_DIR: mediaDir,

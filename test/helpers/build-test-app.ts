@@ -1,19 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createDb, type DbHandle } from '../../src/db/create-db.ts';
 import type { Database, Dialect } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import type { HostResolver } from '../../src/modules/notifications/index.ts';
 import type { PaymentGateway } from '../../src/modules/payments/index.ts';
+import { openSqliteCopy, postgresCopy } from './test-databases.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -29,8 +27,9 @@ export interface TestApp {
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
- * A fresh, migrated database and an app on it: SQLite in memory, or, when TEST_DATABASE_URL is set, a new
- * PostgreSQL schema dropped again on close.
+ * A fresh, migrated database and an app on it: SQLite in memory (or in `dbFile`), or, when
+ * TEST_DATABASE_URL is set, a new PostgreSQL database dropped again on close. Both are copies of the
+ * run's migrated template (test-databases.ts).
  */
 export async function buildTestApp(
   options: {
@@ -43,26 +42,8 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock();
   const pgUrl = process.env.TEST_DATABASE_URL;
-  let dropSchema = async () => {};
-  let handle: ReturnType<typeof createDb>;
-  let schema: string | undefined;
-  if (pgUrl) {
-    schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    handle = createDb(pgUrl, { searchPath: schema, poolSize: 20 });
-    dropSchema = async () => {
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
-    };
-  } else {
-    handle = createDb(`sqlite:${options.dbFile ?? ':memory:'}`);
-  }
-  await migrateToLatest(handle.db, schema);
+  const pgCopy = pgUrl ? await postgresCopy(pgUrl) : undefined;
+  const handle = pgCopy ? createDb(pgCopy.url, { poolSize: 20 }) : await openSqliteCopy(options.dbFile);
   // each app its own media directory (photos) and mail directory (.eml files), removed with it
   const mediaDir = await mkdtemp(join(tmpdir(), 'waterbook-media-'));
   const mailDir = await mkdtemp(join(tmpdir(), 'waterbook-mail-'));
@@ -95,14 +76,14 @@ export async function buildTestApp(
     clock,
     config,
     openSecondHandle() {
-      if (pgUrl) return createDb(pgUrl, { searchPath: schema });
+      if (pgCopy) return createDb(pgCopy.url);
       if (!options.dbFile) throw new Error('a second handle on SQLite needs buildTestApp({ dbFile })');
       return createDb(`sqlite:${options.dbFile}`);
     },
     async close() {
       await app.close();
       await handle.close();
-      await dropSchema();
+      await pgCopy?.drop();
       await rm(mediaDir, { recursive: true, force: true });
       await rm(mailDir, { recursive: true, force: true });
     },

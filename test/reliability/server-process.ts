@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createDb, type DbHandle } from '../../src/db/create-db.ts';
+import { adminQuery, databaseUrl } from '../helpers/test-databases.ts';
 
 // The real server as a child process (node src/server.ts), and a database of its own for it: the helpers
 // of the reliability suites (not a test file).
@@ -135,23 +135,13 @@ export async function freshDatabase(): Promise<TestDatabase> {
     };
   }
   const name = `rel_${randomBytes(5).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
+  await adminQuery(pgUrl, `create database ${name}`);
+  const url = databaseUrl(pgUrl, name);
   return {
-    url: url.toString(),
+    url,
     dialect: 'postgres',
-    open: () => createDb(url.toString(), { poolSize: 2 }),
-    drop: () => admin(`drop database if exists ${name} with (force)`),
+    open: () => createDb(url, { poolSize: 2 }),
+    drop: () => adminQuery(pgUrl, `drop database if exists ${name} with (force)`),
   };
 }
 

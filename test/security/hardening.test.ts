@@ -244,14 +244,16 @@ describe('login timing', () => {
       await time('warm-up@example.com');
       const known: number[] = [];
       const unknown: number[] = [];
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 16; i++) {
         known.push(await time(customer.email));
         unknown.push(await time(`nobody-${i}@example.com`));
       }
-      const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-      // both pay for one argon2id verification; an early exit would be an order of magnitude faster
-      expect(median(unknown)).toBeGreaterThan(median(known) * 0.3);
-      expect(median(unknown)).toBeLessThan(median(known) * 3);
+      // Both pay for one argon2id verification; an early exit would be an order of magnitude faster.
+      // Other processes on the machine (other test files, at the same time) only ever add time to a
+      // sample, in bursts that can cover several samples in a row: the fastest of many samples of each
+      // kind is its own cost.
+      expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...known) * 0.3);
+      expect(Math.min(...unknown)).toBeLessThan(Math.min(...known) * 3);
     });
   });
 });

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/create-db.ts';
-import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { preparedQuery } from '../../../src/db/prepared-query.ts';
 import { usingPostgres } from '../../helpers/build-test-app.ts';
+import { postgresCopy } from '../../helpers/test-databases.ts';
 
 // Hot queries (preparedQuery) run on PostgreSQL as named prepared statements, parsed and planned once per
 // connection; everything else stays unnamed.
@@ -17,15 +15,10 @@ const categoryBySlug = preparedQuery(
 );
 
 async function preparedOnConnection(preparedStatements: boolean) {
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
+  const database = await postgresCopy(process.env.TEST_DATABASE_URL!);
   // one connection, so the statement and the catalog view of prepared statements share it
-  const handle = createDb(url, { searchPath: schema, poolSize: 1, preparedStatements });
+  const handle = createDb(database.url, { poolSize: 1, preparedStatements });
   try {
-    await migrateToLatest(handle.db, schema);
     const answers = [
       await categoryBySlug(handle.db, { slug: 'kayaks' }),
       await categoryBySlug(handle.db, { slug: 'jet-skis' }),
@@ -37,8 +30,7 @@ async function preparedOnConnection(preparedStatements: boolean) {
     return { answers, prepared: rows };
   } finally {
     await handle.close();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.end();
+    await database.drop();
   }
 }
 
