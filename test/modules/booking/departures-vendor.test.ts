@@ -134,6 +134,36 @@ describe('PATCH .../departures/{starts_at}/', () => {
   });
 });
 
+describe("an edit of a scheduled offering's capacity or mode", () => {
+  it('must fit each departure’s own bookings, not their sum where departures overlap', async () => {
+    const w = await tourWorld(t, {
+      capacity: 4,
+      duration_minutes: 120,
+      schedule: [{ weekdays: ['sat'], start_times: ['09:00', '10:00'] }],
+    });
+    const ten = '2026-06-06T09:00:00.000Z';
+    await w.request(SAT_0900, { participants_count: 3 });
+    await w.request(ten, { participants_count: 2 });
+    await w.request(ten, { participants_count: 1 });
+    const patch = (payload: Record<string, unknown>) =>
+      w.api({
+        method: 'PATCH',
+        url: `/api/v1/adventrues/vendor/offerings/${w.tour.id}/`,
+        token: w.vendor.token,
+        payload,
+      });
+    expect((await patch({ capacity: 3 })).statusCode).toBe(200);
+    const lower = await patch({ capacity: 2 });
+    expect(lower.statusCode).toBe(409);
+    expect(lower.json().detail).toBe(`capacity cannot be 2: the departure at ${SAT_0900} holds 3 seats.`);
+    const privately = await patch({ booking_mode: 'private' });
+    expect(privately.statusCode).toBe(409);
+    expect(privately.json().detail).toBe(
+      `booking_mode cannot be private: the departure at ${ten} has 2 bookings.`,
+    );
+  });
+});
+
 describe('POST .../departures/{starts_at}/cancel/', () => {
   it('closes it and vendor-cancels every booking holding it, refunding paid ones in full', async () => {
     const w = await tourWorld(t);
