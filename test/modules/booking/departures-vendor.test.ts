@@ -145,13 +145,7 @@ describe("an edit of a scheduled offering's capacity or mode", () => {
     await w.request(SAT_0900, { participants_count: 3 });
     await w.request(ten, { participants_count: 2 });
     await w.request(ten, { participants_count: 1 });
-    const patch = (payload: Record<string, unknown>) =>
-      w.api({
-        method: 'PATCH',
-        url: `/api/v1/adventrues/vendor/offerings/${w.tour.id}/`,
-        token: w.vendor.token,
-        payload,
-      });
+    const patch = w.patchTour;
     expect((await patch({ capacity: 3 })).statusCode).toBe(200);
     const lower = await patch({ capacity: 2 });
     expect(lower.statusCode).toBe(409);
