@@ -32,6 +32,7 @@ import * as notifications from './migrations/2026112508-notifications.ts';
 import * as rateLimitHits from './migrations/2026112601-rate-limit-hits.ts';
 import * as analyticsRevenueBots from './migrations/2026112701-analytics-revenue-bots.ts';
 import * as idempotencyClaimOwner from './migrations/2026112735-idempotency-claim-owner.ts';
+import * as departures from './migrations/2026112801-departures.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '2026112601-rate-limit-hits': rateLimitHits,
   '2026112701-analytics-revenue-bots': analyticsRevenueBots,
   '2026112735-idempotency-claim-owner': idempotencyClaimOwner,
+  '2026112801-departures': departures,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */
