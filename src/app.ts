@@ -30,6 +30,7 @@ import {
 } from './modules/accounts/index.ts';
 import {
   bookingRoutes,
+  promoCodeRoutes,
   checkLimitEdit,
   departureRoutes,
   listingAvailableFilter,
@@ -176,6 +177,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     refunds: cancellationRefunds(paymentsDeps),
   };
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
+  await app.register(promoCodeRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
   for (const segment of [ADVENTURE.pathSegment, ...ADVENTURE.pathAliases])
     await app.register(departureRoutes, {
       prefix: `/api/v1/${segment}`,

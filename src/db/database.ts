@@ -102,6 +102,10 @@ export interface ListingsTable {
   schedule: Generated<string>;
   /** requests for a window starting less than this long after now are refused (migration 2026112801) */
   booking_cutoff_minutes: Generated<number>;
+  /** adventures: JSON list of price categories in cents (decisions §21; src/lib/price-settings.ts) */
+  price_categories: Generated<string>;
+  /** JSON list of extras in cents (decisions §21), '[]' when none */
+  extras: Generated<string>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;
@@ -183,6 +187,30 @@ export interface BookingsTable {
   confirmed_at: Generated<Millis | null>;
   /** the succeeded refunds of its payments, kept by triggers on refunds (migration 2026112701) */
   refunded_cents: Generated<number>;
+  /** the promo code it redeems while it holds (decisions §21); null when none or the code was deleted */
+  promo_code_id: Generated<number | null>;
+  /** the code as it was given, kept whatever becomes of the code */
+  promo_code: Generated<string | null>;
+  /** JSON list of its price lines in cents, fixed when requested; null for bookings of before */
+  price_lines: Generated<string | null>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** A vendor's promo code (decisions §21). */
+export interface PromoCodesTable {
+  id: Generated<number>;
+  vendor_id: number;
+  /** upper case: matched without regard to case */
+  code: string;
+  percent_off: number | null;
+  amount_off_cents: number | null;
+  valid_from: Millis | null;
+  valid_until: Millis | null;
+  max_redemptions: number | null;
+  /** JSON list of {"kind", "id"}; null: all the vendor's listings */
+  listing_ids: string | null;
+  is_active: Generated<Flag>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -460,6 +488,7 @@ export interface Database {
   departure_overrides: DepartureOverridesTable;
   bookings: BookingsTable;
   booking_status_history: BookingStatusHistoryTable;
+  promo_codes: PromoCodesTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
   webhook_events: WebhookEventsTable;

@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../src/lib/datetime.ts';
 import { ATTRIBUTION_WINDOW_MS, isValidAttribution } from '../../src/modules/booking/attribution.ts';
-import { rentalDays, totalPriceCents } from '../../src/modules/booking/pricing.ts';
+import type { ListingKind } from '../../src/db/database.ts';
+import { priceBooking, rentalDays } from '../../src/modules/booking/pricing.ts';
+
+/** The engine with no categories, extras or code: the spec's price (decisions §6, §10). */
+const totalPriceCents = (
+  kind: ListingKind,
+  priceCents: number,
+  window: { startsAt: number; endsAt: number },
+  booked: { participants: number | null; quantity: number | null },
+) =>
+  priceBooking(
+    window,
+    { kind, priceCents, priceCategories: [], extras: [] },
+    { ...booked, categories: null, extras: {} },
+    null,
+  ).totalCents;
 
 const start = Date.UTC(2026, 6, 1, 10);
 const window = (hours: number) => ({ startsAt: start, endsAt: start + hours * HOUR_MS });

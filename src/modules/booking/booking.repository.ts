@@ -21,13 +21,21 @@ import { EXPIRING_STATUSES } from './booking.state-machine.ts';
 export type BookingValues = Omit<
   BookingsTable,
   | 'id'
+  | 'promo_code_id'
+  | 'promo_code'
+  | 'price_lines'
   | 'click_traffic_type'
   | 'click_utm_source'
   | 'click_utm_medium'
   | 'click_utm_campaign'
   | 'confirmed_at'
   | 'refunded_cents'
->;
+> & {
+  // set by every request (other inserts, such as test fixtures, may leave them out: Generated)
+  promo_code_id: number | null;
+  promo_code: string | null;
+  price_lines: string | null;
+};
 
 const BOOKING_COLUMNS = [
   'listing_id',
@@ -45,6 +53,9 @@ const BOOKING_COLUMNS = [
   'currency',
   'listing_click_id',
   'expires_at',
+  'promo_code_id',
+  'promo_code',
+  'price_lines',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof BookingValues)[];
@@ -246,6 +257,9 @@ const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) => {
     'bookings.currency',
     'bookings.listing_click_id',
     'bookings.expires_at',
+    'bookings.promo_code_id',
+    'bookings.promo_code',
+    'bookings.price_lines',
     'bookings.created_at',
     'bookings.updated_at',
     eb

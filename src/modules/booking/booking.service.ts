@@ -65,7 +65,9 @@ import {
   isScheduledOffering,
   verdictOf,
 } from './departures.service.ts';
-import { totalPriceCents } from './pricing.ts';
+import { type ChoiceInput, pricedByCategory, priceChoicesOf } from './price-choices.ts';
+import { legacyPriceLines, type PricedBooking, type PriceLine, priceBooking, priceLinesOut } from './pricing.ts';
+import { type Redemption, redeemablePromo } from './promo-codes.service.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
 export interface ClickForBooking {
@@ -153,6 +155,8 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[], 
     customer_notes: row.customer_notes,
     vendor_notes: row.vendor_notes,
     total_price: formatMoney(row.total_price_cents),
+    price_lines: priceLinesOut(linesOf(row)),
+    promo_code: row.promo_code,
     listing_click: row.listing_click_id,
     customer_id: row.customer_id,
     vendor_slug: row.vendor_slug,
@@ -185,6 +189,15 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[], 
   };
 }
 export type Booking = ReturnType<typeof toBooking>;
+
+/** A booking's lines as stored when it was requested; a booking of before has its total as one line. */
+function linesOf(row: repo.BookingViewRow): PriceLine[] {
+  if (row.price_lines !== null) return JSON.parse(row.price_lines);
+  return legacyPriceLines(row.listing_kind, row.total_price_cents, {
+    participants: row.participants_count,
+    quantity: row.quantity,
+  });
+}
 
 async function withHistory(db: Db, rows: repo.BookingViewRow[], now: number): Promise<Booking[]> {
   const history = await repo.historyOf(
@@ -247,9 +260,11 @@ function participantsFor(
 ): number | null {
   if (listing.kind === 'equipment') return null;
   const participants = requested ?? 1;
+  // by category, the participants are the sum of the categories (price-choices.ts)
+  const field = pricedByCategory(listing) ? 'participants' : 'participants_count';
   if (participants < 1 || (capacity !== null && participants > capacity))
     throw invalidFields({
-      participants_count: `Ensure participants_count is between 1 and the capacity (${capacity}).`,
+      [field]: `Ensure ${field} is between 1 and the capacity (${capacity}).`,
     });
   return participants;
 }
@@ -346,14 +361,14 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
 
 // --- booking requests -------------------------------------------------------------------------------------------
 
-export interface BookingRequestInput extends ListingIdInput {
+export interface BookingRequestInput extends ListingIdInput, ChoiceInput {
   starts_at: string;
   /** left out for an adventure: starts_at + its duration */
   ends_at?: string;
   customer_notes?: string;
-  participants_count?: number | null;
   quantity?: number | null;
   marketing_click_id?: number | null;
+  promo_code?: string | null;
 }
 
 /** The 409 of a refused window, saying what is short. */
@@ -371,35 +386,97 @@ function conflict(verdict: AvailabilityVerdict, kind: ListingRef['kind'], demand
   return new AppError('booking_conflict', detail);
 }
 
+/** The window and demand of a request, and the 409 it would get now (none when it fits). */
+interface WindowAssessment {
+  window: TimeWindow;
+  demand: Demand;
+  refusal: AppError | undefined;
+  /** the units or seats free for the whole window (the availability check's `remaining`) */
+  remaining: number;
+}
+
 /**
- * The window and demand of a request, checked under the listing's lock. A scheduled offering's request
- * must start at a departure (400 on starts_at) and end at its end (400 on ends_at), its participants fit
- * the departure's capacity (400), and the departure take them (rule 5 of availability.ts; 409). Any other
- * listing's window must not be past its booking cutoff (409), and have the units or seats (rules 1-4).
+ * The window and demand of a request, checked under the listing's lock (a quote: without it). A
+ * scheduled offering's request must start at a departure (400 on starts_at) and end at its end (400 on
+ * ends_at), its participants fit the departure's capacity (400), and the departure take them (rule 5 of
+ * availability.ts; 409). Any other listing's window must not be past its booking cutoff (409), and have
+ * the units or seats (rules 1-4).
  */
 async function requestedDemand(
   trx: Db,
   listing: ListingRef,
   asked: AskedWindow,
-  input: BookingRequestInput,
+  input: { participants_count?: number | null; quantity?: number | null },
   now: number,
-): Promise<{ window: TimeWindow; demand: Demand }> {
+): Promise<WindowAssessment> {
   if (isScheduledOffering(listing)) {
     const { departure, facts, error } = await askedDeparture(trx, listing, asked, now);
     if (error) throw invalidFields(error);
     const demand = demandFor(listing, input, verdictOf(listing, departure, facts, now).capacity);
     const verdict = verdictOf(listing, departure, facts, now, demand.units);
-    if (!verdict.isAvailable) throw departureConflict(verdict, demand.units);
-    return { window: { startsAt: departure.startsAt, endsAt: departure.endsAt }, demand };
+    const refusal = verdict.isAvailable ? undefined : departureConflict(verdict, demand.units);
+    const window = { startsAt: departure.startsAt, endsAt: departure.endsAt };
+    return { window, demand, refusal, remaining: verdict.remaining };
   }
   const window = windowOfListing(asked, listing.durationMinutes);
   const demand = demandFor(listing, input);
   const { bookingCutoffMinutes } = listing;
-  if (bookingClosed(window.startsAt, bookingCutoffMinutes, now))
-    throw new AppError('booking_conflict', closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)));
+  if (bookingClosed(window.startsAt, bookingCutoffMinutes, now)) {
+    const refusal = new AppError('booking_conflict', closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)));
+    return { window, demand, refusal, remaining: 0 };
+  }
   const verdict = await evaluate(trx, listing.id, window, demand, now);
-  if (!verdict.isAvailable) throw conflict(verdict, listing.kind, demand);
-  return { window, demand };
+  const refusal = verdict.isAvailable ? undefined : conflict(verdict, listing.kind, demand);
+  return { window, demand, refusal, remaining: verdict.remaining };
+}
+
+/** A request's (or a quote's) assessment: its window and demand, the 409 it would get, its price. */
+export interface RequestAssessment extends WindowAssessment {
+  priced: PricedBooking;
+  redemption: Redemption | null;
+}
+
+/**
+ * Everything a request checks and prices, in `db` (the request's transaction after the listing's lock,
+ * or a quote's snapshot): its price choices (400 naming the member), its window and demand (400, or the
+ * 409 as `refusal`), its promo code (400 on promo_code; locked and counted under the lock with `lock`),
+ * and its price lines and total (priceBooking, the one engine; a total over the money limit is a 400).
+ */
+export async function assessRequest(
+  db: Db,
+  listing: ListingRef,
+  asked: AskedWindow,
+  input: BookingRequestInput,
+  now: number,
+  lock: boolean,
+): Promise<RequestAssessment> {
+  const { choices, participantsCount } = priceChoicesOf(listing, input);
+  const assessed = await requestedDemand(
+    db,
+    listing,
+    asked,
+    { participants_count: participantsCount, quantity: input.quantity },
+    now,
+  );
+  const redemption = await redeemablePromo(db, listing, input.promo_code, now, lock);
+  const { demand } = assessed;
+  const priced = priceBooking(
+    assessed.window,
+    listing,
+    { ...choices, participants: demand.participants, quantity: demand.quantity },
+    redemption?.discount ?? null,
+  );
+  if (priced.subtotalCents >= MAX_MONEY_CENTS)
+    throw invalidFields({ [totalField(listing, priced)]: 'The total price would exceed 99999999.99.' });
+  return { ...assessed, priced, redemption };
+}
+
+/** The listing and window a request (or a quote) asks for: 400 when not exactly one listing or in the past. */
+export function askedRequest(input: BookingRequestInput, now: number) {
+  const target = listingTarget(input);
+  const asked = parseAskedWindow(target.kind, input.starts_at, input.ends_at);
+  if (asked.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
+  return { target, asked };
 }
 
 /** The click to attribute the booking to, or null: an invalid click never fails the request. */
@@ -423,9 +500,11 @@ export function holdDeadline(from: number, ttlMinutes: number, startsAt: number)
 }
 
 /** The field a total over the money limit is blamed on: what made the total grow. */
-function totalField(listing: ListingRef, demand: Demand): string {
-  if (listing.kind === 'adventure') return 'participants_count';
-  return (demand.quantity ?? 1) > 1 ? 'quantity' : 'ends_at';
+function totalField(listing: ListingRef, priced: PricedBooking): string {
+  const [first] = priced.lines;
+  if (priced.lines.some((l) => l.kind === 'extra') && first.amountCents < MAX_MONEY_CENTS) return 'extras';
+  if (listing.kind === 'adventure') return pricedByCategory(listing) ? 'participants' : 'participants_count';
+  return first.quantity > 1 ? 'quantity' : 'ends_at';
 }
 
 /**
@@ -441,10 +520,8 @@ export async function requestBooking(
   caller: AuthUser,
   input: BookingRequestInput,
 ): Promise<Booking> {
-  const target = listingTarget(input);
-  const asked = parseAskedWindow(target.kind, input.starts_at, input.ends_at);
   const now = deps.clock.now().getTime();
-  if (asked.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
+  const { target, asked } = askedRequest(input, now);
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
 
   return inTransaction(
@@ -452,10 +529,15 @@ export async function requestBooking(
     async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
       if (!listing) throw listingNotFound(target);
-      const { window, demand } = await requestedDemand(trx, listing, asked, input, now);
-      const total = totalPriceCents(listing.kind, listing.priceCents, window, demand);
-      if (total >= MAX_MONEY_CENTS)
-        throw invalidFields({ [totalField(listing, demand)]: 'The total price would exceed 99999999.99.' });
+      const { window, demand, refusal, priced, redemption } = await assessRequest(
+        trx,
+        listing,
+        asked,
+        input,
+        now,
+        true,
+      );
+      if (refusal) throw refusal;
       const { view, history } = await repo.insertBookingWithHistory(
         trx,
         {
@@ -470,10 +552,13 @@ export async function requestBooking(
           quantity: demand.quantity,
           customer_notes: input.customer_notes ?? '',
           vendor_notes: '',
-          total_price_cents: total,
+          total_price_cents: priced.totalCents,
           currency: listing.currency,
           listing_click_id: clickId,
           expires_at: holdDeadline(now, listing.requestTtlMinutes, window.startsAt),
+          promo_code_id: redemption?.id ?? null,
+          promo_code: redemption?.code ?? null,
+          price_lines: JSON.stringify(priced.lines),
           created_at: now,
           updated_at: now,
         },

@@ -7,7 +7,8 @@ export type ListingAttribute =
   | 'duration_minutes'
   | 'capacity'
   | 'booking_mode'
-  | 'schedule';
+  | 'schedule'
+  | 'price_categories';
 
 /**
  * Equipment items and adventure offerings are one kind of thing with different names: this descriptor
@@ -62,7 +63,7 @@ export const ADVENTURE: KindDescriptor = {
   idField: 'adventure_offering_id',
   priceField: 'price_per_person',
   locationField: 'meeting_point',
-  attributes: ['duration_minutes', 'capacity', 'booking_mode', 'schedule'],
+  attributes: ['duration_minutes', 'capacity', 'booking_mode', 'schedule', 'price_categories'],
   requiredAttributes: ['duration_minutes', 'capacity'],
   noun: 'Adventure offering',
   plural: 'adventure offerings',

@@ -3,6 +3,12 @@ import { cacheVersion } from '../../db/cache-versions.ts';
 import type { BookingMode, Database, Db, ListingKind } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
+import {
+  type Extra,
+  type PriceCategory,
+  parseExtras,
+  parsePriceCategories,
+} from '../../lib/price-settings.ts';
 import { parseSchedule, type ScheduleRule } from '../../lib/schedule.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
@@ -32,6 +38,9 @@ export interface ListingRef {
   bookingCutoffMinutes: number;
   /** the vendor's time zone: a schedule's local times are in it */
   timeZone: string;
+  /** adventures: priced by these categories when any (decisions §21) */
+  priceCategories: PriceCategory[];
+  extras: Extra[];
 }
 
 const COLUMNS = [
@@ -49,6 +58,8 @@ const COLUMNS = [
   'archived_at',
   'schedule',
   'booking_cutoff_minutes',
+  'price_categories',
+  'extras',
 ] as const;
 
 // The vendor's currency by primary key, in the listing's own statement (no second round trip).
@@ -89,6 +100,8 @@ type Row = {
   schedule: string;
   booking_cutoff_minutes: number;
   time_zone: string;
+  price_categories: string;
+  extras: string;
 };
 
 const toRef = (row: Row): ListingRef => ({
@@ -109,6 +122,8 @@ const toRef = (row: Row): ListingRef => ({
   schedule: parseSchedule(row.schedule),
   bookingCutoffMinutes: row.booking_cutoff_minutes,
   timeZone: row.time_zone,
+  priceCategories: parsePriceCategories(row.price_categories),
+  extras: parseExtras(row.extras),
 });
 
 /** A listing of that kind by id, whatever its state (archived and inactive included). */

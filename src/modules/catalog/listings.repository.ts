@@ -153,6 +153,8 @@ function selectListings(db: Db, filter: ListingFilter) {
         'listings.late_refund_percent',
         'listings.schedule',
         'listings.booking_cutoff_minutes',
+        'listings.price_categories',
+        'listings.extras',
         'listings.is_active',
         'listings.created_at',
         'listings.updated_at',

@@ -18,6 +18,14 @@ import { CategoryRefSchema } from './categories.schemas.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 import { MAX_SEARCH_LENGTH } from './listing-search.ts';
 import { PhotoSchema } from './photos.schemas.ts';
+import {
+  EXAMPLE_EXTRAS,
+  EXAMPLE_PRICE_CATEGORIES,
+  EXTRAS_IN,
+  EXTRAS_OUT,
+  PRICE_CATEGORIES_IN,
+  PRICE_CATEGORIES_OUT,
+} from './price-settings.schemas.ts';
 
 // Every listing schema is built from the kind descriptor, so both kinds share one definition.
 
@@ -158,6 +166,7 @@ const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> 
     input: SCHEDULE_IN,
     output: Type.Array(Ref(ScheduleRuleSchema)),
   },
+  price_categories: { input: PRICE_CATEGORIES_IN, output: PRICE_CATEGORIES_OUT },
 };
 
 /** The longest booking cutoff: 30 days (decisions §19). */
@@ -219,6 +228,8 @@ const ADDED_LATER: ReadonlySet<string> = new Set<string>([
   'cancellation_policy',
   'schedule',
   'booking_cutoff_minutes',
+  'price_categories',
+  'extras',
 ]);
 
 // What the document's examples show for each kind.
@@ -237,6 +248,7 @@ const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
       capacity: null,
     },
   ],
+  price_categories: EXAMPLE_PRICE_CATEGORIES,
 };
 const EXAMPLE_LISTINGS: Record<ListingKind, { public_id: string; title: string; where: string }> = {
   equipment: { public_id: 'touring-kayak-1', title: 'Touring kayak', where: 'North dock, Port Blue' },
@@ -257,6 +269,7 @@ function listingExamples(kind: KindDescriptor) {
     ...attributes,
     cancellation_policy: { free_cancellation_hours: 48, late_refund_percent: 50 },
     booking_cutoff_minutes: 120,
+    extras: EXAMPLE_EXTRAS,
     is_active: true,
     category_id: 2,
   };
@@ -325,6 +338,7 @@ function buildListingSchemas(kind: KindDescriptor) {
     ...pick(kind, 'input'),
     cancellation_policy: CANCELLATION_POLICY_IN,
     booking_cutoff_minutes: BOOKING_CUTOFF_MINUTES,
+    extras: EXTRAS_IN,
     is_active: Type.Boolean({ description: 'inactive listings are shown only to their vendor' }),
     category_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   };
@@ -357,6 +371,7 @@ function buildListingSchemas(kind: KindDescriptor) {
         ...pick(kind, 'output'),
         cancellation_policy: Ref(CancellationPolicySchema),
         booking_cutoff_minutes: Type.Integer(),
+        extras: EXTRAS_OUT,
         is_active: Type.Boolean(),
         category_id: Type.Integer(),
         category: Ref(CategoryRefSchema),

@@ -15,6 +15,16 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
+import {
+  extrasErrors,
+  extrasOut,
+  normalizeExtras,
+  normalizePriceCategories,
+  parseExtras,
+  parsePriceCategories,
+  priceCategoriesErrors,
+  priceCategoriesOut,
+} from '../../lib/price-settings.ts';
 import { normalizeSchedule, parseSchedule, type ScheduleRule, scheduleErrors } from '../../lib/schedule.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
@@ -142,6 +152,7 @@ const ATTRIBUTE_OUT: Record<ListingAttribute, (row: repo.ListingRow) => unknown>
   capacity: (row) => row.capacity,
   booking_mode: (row) => row.booking_mode,
   schedule: (row) => parseSchedule(row.schedule),
+  price_categories: (row) => priceCategoriesOut(parsePriceCategories(row.price_categories)),
 };
 
 /** A listing as the API shows it; the kind's own fields (price, location, attributes) by their API names. */
@@ -158,6 +169,7 @@ export interface Listing {
   currency: string;
   cancellation_policy: { free_cancellation_hours: number; late_refund_percent: number };
   booking_cutoff_minutes: number;
+  extras: ReturnType<typeof extrasOut>;
   created_at: string;
   updated_at: string;
   /** in position order */
@@ -188,6 +200,7 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow, photos: Ph
       late_refund_percent: row.late_refund_percent,
     },
     booking_cutoff_minutes: row.booking_cutoff_minutes,
+    extras: extrasOut(parseExtras(row.extras)),
     is_active: row.is_active === 1,
     category_id: row.category_id,
     category: { id: row.category_id, name: row.category_name, slug: row.category_slug },
@@ -434,14 +447,22 @@ const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<str
   duration_minutes: (value) => value,
   capacity: (value) => value,
   booking_mode: (value) => value,
-  schedule: (value, errors) => {
-    const found = scheduleErrors(value);
-    Object.assign(errors, found);
-    return Object.keys(found).length
-      ? undefined
-      : JSON.stringify(normalizeSchedule(value as Record<string, unknown>[]));
-  },
+  schedule: (value, errors) => checkedJson(value, errors, scheduleErrors, normalizeSchedule),
+  price_categories: (value, errors) =>
+    checkedJson(value, errors, priceCategoriesErrors, normalizePriceCategories),
 };
+
+/** A list setting's stored JSON, or undefined with its errors (by member) added to `errors`. */
+function checkedJson(
+  value: unknown,
+  errors: Record<string, string>,
+  check: (value: unknown) => Record<string, string>,
+  normalize: (value: Record<string, unknown>[]) => unknown,
+): string | undefined {
+  const found = check(value);
+  Object.assign(errors, found);
+  return Object.keys(found).length ? undefined : JSON.stringify(normalize(value as Record<string, unknown>[]));
+}
 
 /**
  * The columns a vendor write sets, from the fields present in the body (API names → columns); field
@@ -474,6 +495,7 @@ async function columnsOf(
   values.free_cancellation_hours = policy?.free_cancellation_hours;
   values.late_refund_percent = policy?.late_refund_percent;
   values.booking_cutoff_minutes = body.booking_cutoff_minutes as number | undefined;
+  if (body.extras !== undefined) values.extras = checkedJson(body.extras, errors, extrasErrors, normalizeExtras);
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);
