@@ -30,10 +30,10 @@ import {
 } from './modules/accounts/index.ts';
 import {
   bookingRoutes,
-  promoCodeRoutes,
   checkLimitEdit,
   departureRoutes,
   listingAvailableFilter,
+  promoCodeRoutes,
   startExpirySweeper,
 } from './modules/booking/index.ts';
 import { ADVENTURE, catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';

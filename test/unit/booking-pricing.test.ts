@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ListingKind } from '../../src/db/database.ts';
 import { DAY_MS, HOUR_MS } from '../../src/lib/datetime.ts';
 import { ATTRIBUTION_WINDOW_MS, isValidAttribution } from '../../src/modules/booking/attribution.ts';
-import type { ListingKind } from '../../src/db/database.ts';
 import { priceBooking, rentalDays } from '../../src/modules/booking/pricing.ts';
 
 /** The engine with no categories, extras or code: the spec's price (decisions §6, §10). */

@@ -30,10 +30,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('created_at', 'bigint', notNull)
     .addColumn('updated_at', 'bigint', notNull)
     .addUniqueConstraint('promo_codes_vendor_code_key', ['vendor_id', 'code'])
-    .addCheckConstraint(
-      'promo_codes_one_discount',
-      sql`(percent_off is null) <> (amount_off_cents is null)`,
-    )
+    .addCheckConstraint('promo_codes_one_discount', sql`(percent_off is null) <> (amount_off_cents is null)`)
     .execute();
 
   await db.schema

@@ -65,8 +65,14 @@ import {
   isScheduledOffering,
   verdictOf,
 } from './departures.service.ts';
-import { type ChoiceInput, pricedByCategory, priceChoicesOf } from './price-choices.ts';
-import { legacyPriceLines, type PricedBooking, type PriceLine, priceBooking, priceLinesOut } from './pricing.ts';
+import { type ChoiceInput, priceChoicesOf, pricedByCategory } from './price-choices.ts';
+import {
+  legacyPriceLines,
+  type PricedBooking,
+  type PriceLine,
+  priceBooking,
+  priceLinesOut,
+} from './pricing.ts';
 import { type Redemption, redeemablePromo } from './promo-codes.service.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
@@ -422,7 +428,10 @@ async function requestedDemand(
   const demand = demandFor(listing, input);
   const { bookingCutoffMinutes } = listing;
   if (bookingClosed(window.startsAt, bookingCutoffMinutes, now)) {
-    const refusal = new AppError('booking_conflict', closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)));
+    const refusal = new AppError(
+      'booking_conflict',
+      closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)),
+    );
     return { window, demand, refusal, remaining: 0 };
   }
   const verdict = await evaluate(trx, listing.id, window, demand, now);

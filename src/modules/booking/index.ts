@@ -31,6 +31,6 @@ export {
   TRANSITIONS,
 } from './booking.state-machine.ts';
 export { departureRoutes } from './departures.routes.ts';
-export { promoCodeRoutes } from './promo-codes.routes.ts';
 export { type ExpirySweeper, startExpirySweeper } from './expiry-sweeper.ts';
 export { listingAvailableFilter } from './list-filter.ts';
+export { promoCodeRoutes } from './promo-codes.routes.ts';

@@ -64,7 +64,10 @@ function extrasErrors(listing: PriceTerms, input: ChoiceInput, errors: Record<st
 export function priceChoicesOf(
   listing: PriceTerms,
   input: ChoiceInput,
-): { choices: Omit<PriceChoices, 'participants' | 'quantity'>; participantsCount: number | null | undefined } {
+): {
+  choices: Omit<PriceChoices, 'participants' | 'quantity'>;
+  participantsCount: number | null | undefined;
+} {
   const errors: Record<string, string> = {};
   const sum = participantsErrors(listing, input, errors);
   extrasErrors(listing, input, errors);

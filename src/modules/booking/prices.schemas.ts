@@ -43,8 +43,22 @@ export const PRICE_CHOICE_FIELDS = {
 
 const LINE_EXAMPLES = [
   { kind: 'category', code: 'adult', label: 'Adult', quantity: 2, unit_price: '35.00', amount: '70.00' },
-  { kind: 'category', code: 'child', label: 'Child (4-12)', quantity: 1, unit_price: '20.00', amount: '20.00' },
-  { kind: 'extra', code: 'wetsuit', label: 'Wetsuit (1 day)', quantity: 3, unit_price: '5.00', amount: '15.00' },
+  {
+    kind: 'category',
+    code: 'child',
+    label: 'Child (4-12)',
+    quantity: 1,
+    unit_price: '20.00',
+    amount: '20.00',
+  },
+  {
+    kind: 'extra',
+    code: 'wetsuit',
+    label: 'Wetsuit (1 day)',
+    quantity: 3,
+    unit_price: '5.00',
+    amount: '15.00',
+  },
   {
     kind: 'discount',
     code: 'SPRING10',
@@ -95,7 +109,13 @@ export const QuoteSchema = Named(
         'What POST bookings/request/ with the same body would cost now. Validated as a request is (the ' +
         'same 400s and 404s); creates nothing: no booking, no redemption, no click.',
       examples: [
-        { currency: 'usd', total_price: '94.50', price_lines: LINE_EXAMPLES, is_available: true, remaining: 8 },
+        {
+          currency: 'usd',
+          total_price: '94.50',
+          price_lines: LINE_EXAMPLES,
+          is_available: true,
+          remaining: 8,
+        },
       ],
     },
   ),
@@ -150,7 +170,10 @@ export const PromoCodeSchema = Named(
 export const PromoCodePage = PaginatedSchema(PromoCodeSchema);
 
 const promoFields = {
-  code: Type.String({ pattern: PROMO_CODE_PATTERN, description: '3-32 of A-Z 0-9 -, any case; unique per vendor' }),
+  code: Type.String({
+    pattern: PROMO_CODE_PATTERN,
+    description: '3-32 of A-Z 0-9 -, any case; unique per vendor',
+  }),
   percent_off: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
   amount_off: Nullable(MoneyIn),
   valid_from: Nullable(Type.String({ maxLength: 64, description: 'ISO 8601; null: valid from now on' })),

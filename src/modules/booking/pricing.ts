@@ -128,7 +128,9 @@ export function priceBooking(
     if (quantity === 0) continue;
     const perDay = extra.per === 'day';
     const label = perDay ? `${extra.label} (${days} ${days === 1 ? 'day' : 'days'})` : extra.label;
-    lines.push(line('extra', extra.code, label, quantity, perDay ? extra.priceCents * days : extra.priceCents));
+    lines.push(
+      line('extra', extra.code, label, quantity, perDay ? extra.priceCents * days : extra.priceCents),
+    );
   }
   const subtotalCents = lines.reduce((sum, l) => sum + l.amountCents, 0);
   if (discount === null) return { lines, subtotalCents, totalCents: subtotalCents };

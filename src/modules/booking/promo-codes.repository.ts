@@ -49,7 +49,11 @@ export async function findPromoCodeByText(
  * hold not lapsed: holdsAt, the rule availability counts with), so a declined, cancelled or expired
  * booking gives its redemption back without a write.
  */
-export async function redemptionsOf(db: Db, ids: readonly number[], now: number): Promise<Map<number, number>> {
+export async function redemptionsOf(
+  db: Db,
+  ids: readonly number[],
+  now: number,
+): Promise<Map<number, number>> {
   const counts = new Map<number, number>(ids.map((id) => [id, 0]));
   if (ids.length === 0) return counts;
   const rows = await db
@@ -70,14 +74,24 @@ export async function findVendorPromoCode(
   id: number,
   options: { forUpdate?: boolean } = {},
 ): Promise<PromoCodeRow | undefined> {
-  const query = db.selectFrom('promo_codes').selectAll().where('id', '=', id).where('vendor_id', '=', vendorId);
+  const query = db
+    .selectFrom('promo_codes')
+    .selectAll()
+    .where('id', '=', id)
+    .where('vendor_id', '=', vendorId);
   return (options.forUpdate ? forUpdate(db, query) : query).executeTakeFirst();
 }
 
 export async function listVendorPromoCodes(db: Db, vendorId: number, page: Page) {
   const base = db.selectFrom('promo_codes').where('vendor_id', '=', vendorId);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(count.n) };

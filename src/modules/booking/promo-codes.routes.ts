@@ -3,7 +3,12 @@ import { Type } from 'typebox';
 import { callerOf } from '../../http/auth.ts';
 import { PageQuery, pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
-import { CreatePromoCodeBody, PromoCodePage, PromoCodeSchema, UpdatePromoCodeBody } from './prices.schemas.ts';
+import {
+  CreatePromoCodeBody,
+  PromoCodePage,
+  PromoCodeSchema,
+  UpdatePromoCodeBody,
+} from './prices.schemas.ts';
 import * as promos from './promo-codes.service.ts';
 
 const tags = ['promo codes'];

@@ -175,7 +175,12 @@ export async function listPromoCodes(deps: PromoCodesDeps, caller: AuthUser, pag
 }
 
 /** A PATCH, under the code's lock so it never interleaves with a redemption's check. */
-export async function updatePromoCode(deps: PromoCodesDeps, caller: AuthUser, id: number, input: PromoCodeInput) {
+export async function updatePromoCode(
+  deps: PromoCodesDeps,
+  caller: AuthUser,
+  id: number,
+  input: PromoCodeInput,
+) {
   const vendorId = vendorOf(caller);
   await inTransaction(deps.db, async (trx) => {
     const stored = await repo.findVendorPromoCode(trx, vendorId, id, { forUpdate: true });

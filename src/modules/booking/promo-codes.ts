@@ -41,7 +41,10 @@ export function refusalOf(
 ): string | undefined {
   if (promo.vendorId !== listing.vendorId) return 'This promo code is not valid for this vendor.';
   if (!promo.isActive) return 'This promo code is no longer active.';
-  if (promo.listingIds !== null && !promo.listingIds.some((l) => l.kind === listing.kind && l.id === listing.id))
+  if (
+    promo.listingIds !== null &&
+    !promo.listingIds.some((l) => l.kind === listing.kind && l.id === listing.id)
+  )
     return 'This promo code is not valid for this listing.';
   if (promo.validFrom !== null && now < promo.validFrom)
     return `This promo code is valid from ${formatDateTime(promo.validFrom)}.`;

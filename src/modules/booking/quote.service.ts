@@ -1,7 +1,12 @@
 import { notFound } from '../../http/errors.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { KINDS } from '../catalog/index.ts';
-import { askedRequest, assessRequest, type BookingDeps, type BookingRequestInput } from './booking.service.ts';
+import {
+  askedRequest,
+  assessRequest,
+  type BookingDeps,
+  type BookingRequestInput,
+} from './booking.service.ts';
 import { priceLinesOut } from './pricing.ts';
 
 /**

@@ -461,7 +461,9 @@ function checkedJson(
 ): string | undefined {
   const found = check(value);
   Object.assign(errors, found);
-  return Object.keys(found).length ? undefined : JSON.stringify(normalize(value as Record<string, unknown>[]));
+  return Object.keys(found).length
+    ? undefined
+    : JSON.stringify(normalize(value as Record<string, unknown>[]));
 }
 
 /**
@@ -495,7 +497,8 @@ async function columnsOf(
   values.free_cancellation_hours = policy?.free_cancellation_hours;
   values.late_refund_percent = policy?.late_refund_percent;
   values.booking_cutoff_minutes = body.booking_cutoff_minutes as number | undefined;
-  if (body.extras !== undefined) values.extras = checkedJson(body.extras, errors, extrasErrors, normalizeExtras);
+  if (body.extras !== undefined)
+    values.extras = checkedJson(body.extras, errors, extrasErrors, normalizeExtras);
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);

@@ -47,13 +47,16 @@ export const ExtraSchema = Named(
   Type.Object({ code: code('extra'), label, price: MoneyOut, ...extraFields }, { examples: [EXTRA_EXAMPLE] }),
 );
 
-export const PRICE_CATEGORIES_IN = Type.Array(Type.Object({ code: code('category'), label, price: MoneyIn }), {
-  maxItems: MAX_PRICE_CATEGORIES,
-  description:
-    'adventures: price categories (decisions §21); [] (default): every participant pays price_per_person. ' +
-    'With categories a request gives participants by code ({"adult": 2, "child": 1}) and each costs its ' +
-    "category's price; price_per_person stays the \"from\" price in lists. Changing them never changes bookings.",
-});
+export const PRICE_CATEGORIES_IN = Type.Array(
+  Type.Object({ code: code('category'), label, price: MoneyIn }),
+  {
+    maxItems: MAX_PRICE_CATEGORIES,
+    description:
+      'adventures: price categories (decisions §21); [] (default): every participant pays price_per_person. ' +
+      'With categories a request gives participants by code ({"adult": 2, "child": 1}) and each costs its ' +
+      'category\'s price; price_per_person stays the "from" price in lists. Changing them never changes bookings.',
+  },
+);
 export const PRICE_CATEGORIES_OUT = Type.Array(Ref(PriceCategorySchema));
 
 export const EXTRAS_IN = Type.Array(
