@@ -45,6 +45,8 @@ export interface VendorProfilesTable {
   request_ttl_minutes: Generated<number>;
   /** minutes an approved booking holds its window unpaid */
   payment_ttl_minutes: Generated<number>;
+  /** JSON of the seven days' local open intervals (src/lib/opening-hours.ts); null: always open */
+  opening_hours: Generated<string | null>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -102,6 +104,13 @@ export interface ListingsTable {
   schedule: Generated<string>;
   /** requests for a window starting less than this long after now are refused (migration 2026112801) */
   booking_cutoff_minutes: Generated<number>;
+  /** equipment: JSON list of rates, shortest first (decisions §20; src/lib/rental-terms.ts); '[]' when none */
+  rates: Generated<string>;
+  /** equipment: the shortest and longest rental a request may ask for; null: no limit */
+  min_duration_minutes: Generated<number | null>;
+  max_duration_minutes: Generated<number | null>;
+  /** equipment: how long after its end a booking still holds its units (turnaround) */
+  buffer_minutes: Generated<number>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;

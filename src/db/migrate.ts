@@ -33,6 +33,7 @@ import * as rateLimitHits from './migrations/2026112601-rate-limit-hits.ts';
 import * as analyticsRevenueBots from './migrations/2026112701-analytics-revenue-bots.ts';
 import * as idempotencyClaimOwner from './migrations/2026112735-idempotency-claim-owner.ts';
 import * as departures from './migrations/2026112801-departures.ts';
+import * as rentalTerms from './migrations/2026112901-rental-terms.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '2026112701-analytics-revenue-bots': analyticsRevenueBots,
   '2026112735-idempotency-claim-owner': idempotencyClaimOwner,
   '2026112801-departures': departures,
+  '2026112901-rental-terms': rentalTerms,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -5,6 +5,8 @@ import { pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
 import * as schemas from './booking.schemas.ts';
 import * as bookings from './booking.service.ts';
+import { QuoteSchema } from './quote.schemas.ts';
+import { quoteBooking } from './quote.service.ts';
 import * as slots from './slots.service.ts';
 
 export interface BookingRoutesOptions {
@@ -138,6 +140,25 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       },
     },
     async (request) => bookings.checkAvailability(deps, request.query),
+  );
+
+  app.post(
+    '/quote/',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Price a booking request without making it',
+        description:
+          'The body of a booking request, validated as a request is (the same 400s and 404s), creating ' +
+          'nothing. A window a request would be refused for (409) is quoted with is_available false. A ' +
+          'token is ignored.',
+        body: schemas.BookingRequestBody,
+        response: { 200: Ref(QuoteSchema) },
+        'x-errors': [404],
+      },
+    },
+    async (request) => quoteBooking(deps, request.body),
   );
 
   // --- bookings ---

@@ -31,6 +31,7 @@ import {
   bookingClosed,
   cutoffAt,
   evaluateAvailability,
+  heldWindow,
   overlaps,
   peakUnits,
   type TimeWindow,
@@ -66,6 +67,7 @@ import {
   verdictOf,
 } from './departures.service.ts';
 import { totalPriceCents } from './pricing.ts';
+import { rentalWindowErrors } from './rental-window.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
 export interface ClickForBooking {
@@ -292,9 +294,13 @@ function demandFor(
 }
 
 async function evaluate(db: Db, listingId: number, window: TimeWindow, demand: Demand, now: number) {
-  const facts = await availabilityFacts(db, listingId, window, now);
+  const facts = await availabilityFacts(db, listingId, window, now, demand.limit.bufferMs);
   return evaluateAvailability(window, facts, demand.limit, demand.units);
 }
+
+/** An equipment window's breaches of its rental terms (duration limits, opening hours); none for adventures. */
+const termsErrors = (listing: ListingRef, window: TimeWindow) =>
+  listing.kind === 'equipment' ? rentalWindowErrors(listing, window) : {};
 
 export interface AvailabilityQuery extends ListingIdInput {
   starts_at: string;
@@ -339,8 +345,11 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
   }
   const demand = demandFor(listing, query);
   const verdict = await evaluate(deps.db, listing.id, window, demand, now);
+  // a window outside the item's duration limits or its vendor's hours cannot be requested (decisions §20)
   const bookable =
-    window.startsAt >= now && !bookingClosed(window.startsAt, listing.bookingCutoffMinutes, now);
+    window.startsAt >= now &&
+    !bookingClosed(window.startsAt, listing.bookingCutoffMinutes, now) &&
+    Object.keys(termsErrors(listing, window)).length === 0;
   return answer(verdict.isAvailable && bookable, verdict.conflicts, bookable ? verdict.remaining : 0);
 }
 
@@ -371,35 +380,72 @@ function conflict(verdict: AvailabilityVerdict, kind: ListingRef['kind'], demand
   return new AppError('booking_conflict', detail);
 }
 
+/** A request as judged: its window and demand, what remains, its price, and why it is refused, if it is. */
+export interface JudgedRequest {
+  window: TimeWindow;
+  demand: Demand;
+  remaining: number;
+  /** the total in cents (priceOf) */
+  totalCents: number;
+  /** the 409 a request gets; undefined when it can be booked */
+  refusal?: AppError;
+}
+
 /**
- * The window and demand of a request, checked under the listing's lock. A scheduled offering's request
- * must start at a departure (400 on starts_at) and end at its end (400 on ends_at), its participants fit
- * the departure's capacity (400), and the departure take them (rule 5 of availability.ts; 409). Any other
- * listing's window must not be past its booking cutoff (409), and have the units or seats (rules 1-4).
+ * The window, demand and price of a request, and whether it can be booked; a request checks it under the
+ * listing's lock, a quote without. A scheduled offering's request must start at a departure (400 on
+ * starts_at) and end at its end (400 on ends_at), its participants fit the departure's capacity (400), and
+ * the departure take them (rule 5 of availability.ts; refused 409). An equipment window must keep its
+ * item's duration limits and its vendor's opening hours (400). Any other listing's window must not be past
+ * its booking cutoff, and have the units or seats (rules 1-4, 6; refused 409). A total at or over the money
+ * limit is a 400.
  */
-async function requestedDemand(
-  trx: Db,
+export async function judgeRequest(
+  db: Db,
   listing: ListingRef,
   asked: AskedWindow,
   input: BookingRequestInput,
   now: number,
-): Promise<{ window: TimeWindow; demand: Demand }> {
+): Promise<JudgedRequest> {
+  const priced = (window: TimeWindow, demand: Demand, remaining: number, refusal?: AppError) => {
+    const totalCents = totalPriceCents(listing, window, demand);
+    if (totalCents >= MAX_MONEY_CENTS)
+      throw invalidFields({ [totalField(listing, demand)]: 'The total price would exceed 99999999.99.' });
+    return { window, demand, remaining, totalCents, refusal };
+  };
   if (isScheduledOffering(listing)) {
-    const { departure, facts, error } = await askedDeparture(trx, listing, asked, now);
+    const { departure, facts, error } = await askedDeparture(db, listing, asked, now);
     if (error) throw invalidFields(error);
     const demand = demandFor(listing, input, verdictOf(listing, departure, facts, now).capacity);
     const verdict = verdictOf(listing, departure, facts, now, demand.units);
-    if (!verdict.isAvailable) throw departureConflict(verdict, demand.units);
-    return { window: { startsAt: departure.startsAt, endsAt: departure.endsAt }, demand };
+    const window = { startsAt: departure.startsAt, endsAt: departure.endsAt };
+    const refusal = verdict.isAvailable ? undefined : departureConflict(verdict, demand.units);
+    return priced(window, demand, verdict.remaining, refusal);
   }
   const window = windowOfListing(asked, listing.durationMinutes);
+  const outside = termsErrors(listing, window);
+  if (Object.keys(outside).length) throw invalidFields(outside);
   const demand = demandFor(listing, input);
   const { bookingCutoffMinutes } = listing;
-  if (bookingClosed(window.startsAt, bookingCutoffMinutes, now))
-    throw new AppError('booking_conflict', closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)));
-  const verdict = await evaluate(trx, listing.id, window, demand, now);
-  if (!verdict.isAvailable) throw conflict(verdict, listing.kind, demand);
-  return { window, demand };
+  if (bookingClosed(window.startsAt, bookingCutoffMinutes, now)) {
+    const closed = new AppError(
+      'booking_conflict',
+      closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)),
+    );
+    return priced(window, demand, 0, closed);
+  }
+  const verdict = await evaluate(db, listing.id, window, demand, now);
+  const refusal = verdict.isAvailable ? undefined : conflict(verdict, listing.kind, demand);
+  return priced(window, demand, verdict.remaining, refusal);
+}
+
+/** The listing and window a request or quote names, and now; a start in the past is a 400. */
+export function askedOf(deps: Pick<BookingDeps, 'clock'>, input: BookingRequestInput) {
+  const target = listingTarget(input);
+  const asked = parseAskedWindow(target.kind, input.starts_at, input.ends_at);
+  const now = deps.clock.now().getTime();
+  if (asked.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
+  return { target, asked, now };
 }
 
 /** The click to attribute the booking to, or null: an invalid click never fails the request. */
@@ -441,10 +487,7 @@ export async function requestBooking(
   caller: AuthUser,
   input: BookingRequestInput,
 ): Promise<Booking> {
-  const target = listingTarget(input);
-  const asked = parseAskedWindow(target.kind, input.starts_at, input.ends_at);
-  const now = deps.clock.now().getTime();
-  if (asked.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
+  const { target, asked, now } = askedOf(deps, input);
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
 
   return inTransaction(
@@ -452,10 +495,13 @@ export async function requestBooking(
     async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
       if (!listing) throw listingNotFound(target);
-      const { window, demand } = await requestedDemand(trx, listing, asked, input, now);
-      const total = totalPriceCents(listing.kind, listing.priceCents, window, demand);
-      if (total >= MAX_MONEY_CENTS)
-        throw invalidFields({ [totalField(listing, demand)]: 'The total price would exceed 99999999.99.' });
+      const {
+        window,
+        demand,
+        totalCents: total,
+        refusal,
+      } = await judgeRequest(trx, listing, asked, input, now);
+      if (refusal) throw refusal;
       const { view, history } = await repo.insertBookingWithHistory(
         trx,
         {
@@ -508,18 +554,22 @@ export async function checkLimitEdit(trx: Db, edit: LimitEdit, now: number): Pro
   const limit = unitLimitOf(edit);
   const relevant =
     edit.kind === 'equipment'
-      ? edit.fields.has('quantity')
+      ? edit.fields.has('quantity') || edit.fields.has('buffer_minutes')
       : edit.fields.has('booking_mode') || (edit.bookingMode === 'shared' && edit.fields.has('capacity'));
   if (!relevant) return;
-  const holds = await holdsEndingAfter(trx, edit.id, now);
+  const holds = await holdsEndingAfter(trx, edit.id, now, limit.bufferMs);
   if (edit.kind === 'adventure' && isScheduled(edit.schedule))
     return checkDepartureLimits(trx, edit, holds, now);
-  const peak = peakUnits({ startsAt: now, endsAt: Number.MAX_SAFE_INTEGER }, holds, limit.countUnits);
+  // rule 6: each hold as the edited buffer lengthens it
+  const held = holds.map((h) => heldWindow(h, limit.bufferMs));
+  const peak = peakUnits({ startsAt: now, endsAt: Number.MAX_SAFE_INTEGER }, held, limit.countUnits);
   if (peak <= limit.limit) return;
   if (edit.kind === 'equipment')
     throw new AppError(
       'booking_conflict',
-      `quantity cannot be ${edit.quantity}: current and future bookings hold ${peak} units at once.`,
+      edit.fields.has('quantity')
+        ? `quantity cannot be ${edit.quantity}: current and future bookings hold ${peak} units at once.`
+        : `buffer_minutes cannot be ${edit.bufferMinutes}: current and future bookings would then hold ${peak} units at once.`,
     );
   if (limit.countUnits && edit.fields.has('capacity'))
     throw new AppError(

@@ -50,7 +50,18 @@ export const EQUIPMENT_CASE: KindCase = {
   defaultCategory: 'kayaks',
   create: createEquipment,
   own: { details: { seats: 2, colour: 'red' } },
-  keys: [...COMMON_KEYS, 'details', 'quantity', 'location', 'price_per_day'].sort(),
+  keys: [
+    ...COMMON_KEYS,
+    'details',
+    'quantity',
+    'location',
+    'price_per_day',
+    // decisions §20: rental periods ([] / null / 0 by default)
+    'rates',
+    'min_duration_minutes',
+    'max_duration_minutes',
+    'buffer_minutes',
+  ].sort(),
 };
 
 export const ADVENTURE_CASE: KindCase = {
