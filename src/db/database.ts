@@ -45,6 +45,8 @@ export interface VendorProfilesTable {
   request_ttl_minutes: Generated<number>;
   /** minutes an approved booking holds its window unpaid */
   payment_ttl_minutes: Generated<number>;
+  /** JSON of the seven days' local open intervals (src/lib/opening-hours.ts); null: always open */
+  opening_hours: Generated<string | null>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -106,6 +108,13 @@ export interface ListingsTable {
   price_categories: Generated<string>;
   /** JSON list of extras in cents (decisions §21), '[]' when none */
   extras: Generated<string>;
+  /** equipment: JSON list of rates, shortest first (decisions §20; src/lib/rental-terms.ts); '[]' when none */
+  rates: Generated<string>;
+  /** equipment: the shortest and longest rental a request may ask for; null: no limit */
+  min_duration_minutes: Generated<number | null>;
+  max_duration_minutes: Generated<number | null>;
+  /** equipment: how long after its end a booking still holds its units (turnaround) */
+  buffer_minutes: Generated<number>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;

@@ -34,6 +34,7 @@ import * as analyticsRevenueBots from './migrations/2026112701-analytics-revenue
 import * as idempotencyClaimOwner from './migrations/2026112735-idempotency-claim-owner.ts';
 import * as departures from './migrations/2026112801-departures.ts';
 import * as prices from './migrations/2026112803-prices.ts';
+import * as rentalTerms from './migrations/2026112901-rental-terms.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '2026112735-idempotency-claim-owner': idempotencyClaimOwner,
   '2026112801-departures': departures,
   '2026112803-prices': prices,
+  '2026112901-rental-terms': rentalTerms,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -18,6 +18,12 @@ import { isActiveStatus } from './booking.state-machine.ts';
 //    booking holds its quantity; a shared adventure's limit is its capacity and a booking holds its
 //    participants; a private adventure is one whole departure (limit 1, every booking holds it all). With
 //    a limit of 1 this is the spec's rule: no active booking may overlap the window.
+// 6. Turnaround (decisions §20): an equipment item's buffer keeps each booking's units taken until its
+//    ends_at + buffer, the request's own included, so rule 4 counts holds [starts_at, ends_at + buffer)
+//    against the request's [starts_at, ends_at + buffer). The buffer is the item's current one, for old
+//    bookings too: a booking stores its window, never its buffer, so every path counts one hold length
+//    and an edit of the buffer is checked against the holds it lengthens (checkLimitEdit). Slots (rules
+//    1-3) concern the rental itself, [starts_at, ends_at). With no buffer this is rule 4.
 
 export interface TimeWindow {
   startsAt: number;
@@ -40,6 +46,8 @@ export interface UnitLimit {
   limit: number;
   /** false: every booking holds the whole listing whatever its units (a private adventure) */
   countUnits: boolean;
+  /** rule 6: how long after its end a booking still holds its units (0 when absent) */
+  bufferMs?: number;
 }
 
 /** The spec's rule: one booking at a time. */
@@ -51,8 +59,10 @@ export function unitLimitOf(listing: {
   quantity: number;
   capacity: number | null;
   bookingMode: BookingMode;
+  bufferMinutes?: number;
 }): UnitLimit {
-  if (listing.kind === 'equipment') return { limit: listing.quantity, countUnits: true };
+  if (listing.kind === 'equipment')
+    return { limit: listing.quantity, countUnits: true, bufferMs: (listing.bufferMinutes ?? 0) * 60_000 };
   if (listing.bookingMode === 'shared' && listing.capacity !== null)
     return { limit: listing.capacity, countUnits: true };
   return SINGLE;
@@ -90,6 +100,11 @@ export function overlaps(a: TimeWindow, b: TimeWindow): boolean {
   return a.startsAt < b.endsAt && b.startsAt < a.endsAt;
 }
 
+/** Rule 6: what a booking (or the request) holds, its window lengthened by the buffer. */
+export function heldWindow<T extends TimeWindow>(window: T, bufferMs = 0): T {
+  return bufferMs === 0 ? window : { ...window, endsAt: window.endsAt + bufferMs };
+}
+
 export function covers(outer: TimeWindow, inner: TimeWindow): boolean {
   return outer.startsAt <= inner.startsAt && outer.endsAt >= inner.endsAt;
 }
@@ -125,9 +140,13 @@ export function evaluateAvailability(
   limit: UnitLimit = SINGLE,
   units = 1,
 ): AvailabilityVerdict {
-  const holds = facts.bookings.filter((b) => isActiveStatus(b.status) && overlaps(b, window));
+  const held = heldWindow(window, limit.bufferMs);
+  const holds = facts.bookings
+    .filter((b) => isActiveStatus(b.status))
+    .map((b) => heldWindow(b, limit.bufferMs))
+    .filter((b) => overlaps(b, held));
   const overlappingBookings = holds.length;
-  const freeUnits = Math.max(0, limit.limit - peakUnits(window, holds, limit.countUnits));
+  const freeUnits = Math.max(0, limit.limit - peakUnits(held, holds, limit.countUnits));
   const blockingSlots = facts.slots.filter((s) => !s.isAvailable && overlaps(s, window)).length;
   const coverageRequired = facts.hasAvailableSlots ?? facts.slots.some((s) => s.isAvailable);
   const covered = facts.slots.some((s) => s.isAvailable && covers(s, window));

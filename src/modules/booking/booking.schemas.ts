@@ -446,7 +446,9 @@ export const BookingRequestBody = Type.Object(
     ),
     quantity: Type.Optional(
       Nullable(
-        quantitySchema('units to book; total_price = days × price_per_day × quantity (null: the default)'),
+        quantitySchema(
+          'units to book; total_price = the price of one unit for the window (rates and price_per_day, decisions §20) × quantity (null: the default)',
+        ),
       ),
     ),
     marketing_click_id: Type.Optional(

@@ -31,6 +31,7 @@ import {
   bookingClosed,
   cutoffAt,
   evaluateAvailability,
+  heldWindow,
   overlaps,
   peakUnits,
   type TimeWindow,
@@ -74,6 +75,7 @@ import {
   priceLinesOut,
 } from './pricing.ts';
 import { type Redemption, redeemablePromo } from './promo-codes.service.ts';
+import { rentalWindowErrors } from './rental-window.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
 export interface ClickForBooking {
@@ -199,7 +201,9 @@ export type Booking = ReturnType<typeof toBooking>;
 /** A booking's lines as stored when it was requested; a booking of before has its total as one line. */
 function linesOf(row: repo.BookingViewRow): PriceLine[] {
   if (row.price_lines !== null) return JSON.parse(row.price_lines);
-  return legacyPriceLines(row.listing_kind, row.total_price_cents, {
+  const window = { startsAt: row.starts_at, endsAt: row.ends_at };
+  const listing = { kind: row.listing_kind, title: row.listing_title };
+  return legacyPriceLines(listing, window, row.total_price_cents, {
     participants: row.participants_count,
     quantity: row.quantity,
   });
@@ -313,9 +317,13 @@ function demandFor(
 }
 
 async function evaluate(db: Db, listingId: number, window: TimeWindow, demand: Demand, now: number) {
-  const facts = await availabilityFacts(db, listingId, window, now);
+  const facts = await availabilityFacts(db, listingId, window, now, demand.limit.bufferMs);
   return evaluateAvailability(window, facts, demand.limit, demand.units);
 }
+
+/** An equipment window's breaches of its rental terms (duration limits, opening hours); none for adventures. */
+const termsErrors = (listing: ListingRef, window: TimeWindow) =>
+  listing.kind === 'equipment' ? rentalWindowErrors(listing, window) : {};
 
 export interface AvailabilityQuery extends ListingIdInput {
   starts_at: string;
@@ -360,8 +368,11 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
   }
   const demand = demandFor(listing, query);
   const verdict = await evaluate(deps.db, listing.id, window, demand, now);
+  // a window outside the item's duration limits or its vendor's hours cannot be requested (decisions §20)
   const bookable =
-    window.startsAt >= now && !bookingClosed(window.startsAt, listing.bookingCutoffMinutes, now);
+    window.startsAt >= now &&
+    !bookingClosed(window.startsAt, listing.bookingCutoffMinutes, now) &&
+    Object.keys(termsErrors(listing, window)).length === 0;
   return answer(verdict.isAvailable && bookable, verdict.conflicts, bookable ? verdict.remaining : 0);
 }
 
@@ -392,64 +403,68 @@ function conflict(verdict: AvailabilityVerdict, kind: ListingRef['kind'], demand
   return new AppError('booking_conflict', detail);
 }
 
-/** The window and demand of a request, and the 409 it would get now (none when it fits). */
-interface WindowAssessment {
+/** A request as judged: its window and demand, what remains, and why it is refused, if it is. */
+export interface JudgedRequest {
   window: TimeWindow;
   demand: Demand;
-  refusal: AppError | undefined;
-  /** the units or seats free for the whole window (the availability check's `remaining`) */
   remaining: number;
+  /** the 409 a request gets; undefined when it can be booked */
+  refusal?: AppError;
 }
 
 /**
- * The window and demand of a request, checked under the listing's lock (a quote: without it). A
- * scheduled offering's request must start at a departure (400 on starts_at) and end at its end (400 on
- * ends_at), its participants fit the departure's capacity (400), and the departure take them (rule 5 of
- * availability.ts; 409). Any other listing's window must not be past its booking cutoff (409), and have
- * the units or seats (rules 1-4).
+ * The window and demand of a request, and whether it can be booked; a request checks it under the
+ * listing's lock, a quote without. A scheduled offering's request must start at a departure (400 on
+ * starts_at) and end at its end (400 on ends_at), its participants fit the departure's capacity (400), and
+ * the departure take them (rule 5 of availability.ts; refused 409). An equipment window must keep its
+ * item's duration limits and its vendor's opening hours (400). Any other listing's window must not be past
+ * its booking cutoff, and have the units or seats (rules 1-4, 6; refused 409).
  */
-async function requestedDemand(
-  trx: Db,
+export async function judgeRequest(
+  db: Db,
   listing: ListingRef,
   asked: AskedWindow,
   input: { participants_count?: number | null; quantity?: number | null },
   now: number,
-): Promise<WindowAssessment> {
+): Promise<JudgedRequest> {
   if (isScheduledOffering(listing)) {
-    const { departure, facts, error } = await askedDeparture(trx, listing, asked, now);
+    const { departure, facts, error } = await askedDeparture(db, listing, asked, now);
     if (error) throw invalidFields(error);
     const demand = demandFor(listing, input, verdictOf(listing, departure, facts, now).capacity);
     const verdict = verdictOf(listing, departure, facts, now, demand.units);
-    const refusal = verdict.isAvailable ? undefined : departureConflict(verdict, demand.units);
     const window = { startsAt: departure.startsAt, endsAt: departure.endsAt };
-    return { window, demand, refusal, remaining: verdict.remaining };
+    const refusal = verdict.isAvailable ? undefined : departureConflict(verdict, demand.units);
+    return { window, demand, remaining: verdict.remaining, refusal };
   }
   const window = windowOfListing(asked, listing.durationMinutes);
+  const outside = termsErrors(listing, window);
+  if (Object.keys(outside).length) throw invalidFields(outside);
   const demand = demandFor(listing, input);
   const { bookingCutoffMinutes } = listing;
   if (bookingClosed(window.startsAt, bookingCutoffMinutes, now)) {
-    const refusal = new AppError(
+    const closed = new AppError(
       'booking_conflict',
       closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)),
     );
-    return { window, demand, refusal, remaining: 0 };
+    return { window, demand, remaining: 0, refusal: closed };
   }
-  const verdict = await evaluate(trx, listing.id, window, demand, now);
+  const verdict = await evaluate(db, listing.id, window, demand, now);
   const refusal = verdict.isAvailable ? undefined : conflict(verdict, listing.kind, demand);
-  return { window, demand, refusal, remaining: verdict.remaining };
+  return { window, demand, remaining: verdict.remaining, refusal };
 }
 
-/** A request's (or a quote's) assessment: its window and demand, the 409 it would get, its price. */
-export interface RequestAssessment extends WindowAssessment {
+/** A request's (or a quote's) assessment: as judged, with its price and the promo code it redeems. */
+export interface RequestAssessment extends JudgedRequest {
   priced: PricedBooking;
   redemption: Redemption | null;
 }
 
 /**
  * Everything a request checks and prices, in `db` (the request's transaction after the listing's lock,
- * or a quote's snapshot): its price choices (400 naming the member), its window and demand (400, or the
- * 409 as `refusal`), its promo code (400 on promo_code; locked and counted under the lock with `lock`),
- * and its price lines and total (priceBooking, the one engine; a total over the money limit is a 400).
+ * or the quote's reads): its price choices (400 naming the member), its window and demand (judgeRequest:
+ * 400, or the 409 as `refusal`), its promo code (400 on promo_code; with `lock` the code's row is locked
+ * and its redemptions counted under the lock), and its price lines and total (priceBooking, the one
+ * engine; a total at or over the money limit is a 400).
  */
 export async function assessRequest(
   db: Db,
@@ -460,7 +475,7 @@ export async function assessRequest(
   lock: boolean,
 ): Promise<RequestAssessment> {
   const { choices, participantsCount } = priceChoicesOf(listing, input);
-  const assessed = await requestedDemand(
+  const judged = await judgeRequest(
     db,
     listing,
     asked,
@@ -468,24 +483,25 @@ export async function assessRequest(
     now,
   );
   const redemption = await redeemablePromo(db, listing, input.promo_code, now, lock);
-  const { demand } = assessed;
+  const { demand } = judged;
   const priced = priceBooking(
-    assessed.window,
+    judged.window,
     listing,
     { ...choices, participants: demand.participants, quantity: demand.quantity },
     redemption?.discount ?? null,
   );
   if (priced.subtotalCents >= MAX_MONEY_CENTS)
     throw invalidFields({ [totalField(listing, priced)]: 'The total price would exceed 99999999.99.' });
-  return { ...assessed, priced, redemption };
+  return { ...judged, priced, redemption };
 }
 
-/** The listing and window a request (or a quote) asks for: 400 when not exactly one listing or in the past. */
-export function askedRequest(input: BookingRequestInput, now: number) {
+/** The listing and window a request or quote names, and now; a start in the past is a 400. */
+export function askedOf(deps: Pick<BookingDeps, 'clock'>, input: BookingRequestInput) {
   const target = listingTarget(input);
   const asked = parseAskedWindow(target.kind, input.starts_at, input.ends_at);
+  const now = deps.clock.now().getTime();
   if (asked.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
-  return { target, asked };
+  return { target, asked, now };
 }
 
 /** The click to attribute the booking to, or null: an invalid click never fails the request. */
@@ -529,8 +545,7 @@ export async function requestBooking(
   caller: AuthUser,
   input: BookingRequestInput,
 ): Promise<Booking> {
-  const now = deps.clock.now().getTime();
-  const { target, asked } = askedRequest(input, now);
+  const { target, asked, now } = askedOf(deps, input);
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
 
   return inTransaction(
@@ -602,18 +617,22 @@ export async function checkLimitEdit(trx: Db, edit: LimitEdit, now: number): Pro
   const limit = unitLimitOf(edit);
   const relevant =
     edit.kind === 'equipment'
-      ? edit.fields.has('quantity')
+      ? edit.fields.has('quantity') || edit.fields.has('buffer_minutes')
       : edit.fields.has('booking_mode') || (edit.bookingMode === 'shared' && edit.fields.has('capacity'));
   if (!relevant) return;
-  const holds = await holdsEndingAfter(trx, edit.id, now);
+  const holds = await holdsEndingAfter(trx, edit.id, now, limit.bufferMs);
   if (edit.kind === 'adventure' && isScheduled(edit.schedule))
     return checkDepartureLimits(trx, edit, holds, now);
-  const peak = peakUnits({ startsAt: now, endsAt: Number.MAX_SAFE_INTEGER }, holds, limit.countUnits);
+  // rule 6: each hold as the edited buffer lengthens it
+  const held = holds.map((h) => heldWindow(h, limit.bufferMs));
+  const peak = peakUnits({ startsAt: now, endsAt: Number.MAX_SAFE_INTEGER }, held, limit.countUnits);
   if (peak <= limit.limit) return;
   if (edit.kind === 'equipment')
     throw new AppError(
       'booking_conflict',
-      `quantity cannot be ${edit.quantity}: current and future bookings hold ${peak} units at once.`,
+      edit.fields.has('quantity')
+        ? `quantity cannot be ${edit.quantity}: current and future bookings hold ${peak} units at once.`
+        : `buffer_minutes cannot be ${edit.bufferMinutes}: current and future bookings would then hold ${peak} units at once.`,
     );
   if (limit.countUnits && edit.fields.has('capacity'))
     throw new AppError(

@@ -1,7 +1,8 @@
 import type { ListingKind } from '../../db/database.ts';
-import { DAY_MS } from '../../lib/datetime.ts';
+import { DAY_MS, MINUTE_MS } from '../../lib/datetime.ts';
 import { formatMoney } from '../../lib/money.ts';
 import type { Extra, PriceCategory } from '../../lib/price-settings.ts';
+import { describeMinutes, type Rate } from '../../lib/rental-terms.ts';
 
 // The one price engine (integer cents): a booking request, a quote, the booking objects (through the
 // lines stored at request time) and the payment amount (the stored total) all come from priceBooking.
@@ -11,11 +12,47 @@ export function rentalDays(startsAt: number, endsAt: number): number {
   return Math.max(1, Math.ceil((endsAt - startsAt) / DAY_MS));
 }
 
+/** Days beyond a rate's period: the remaining duration in 24-hour days, rounded up (0 when none remains). */
+const daysBeyond = (durationMs: number, rateMinutes: number) =>
+  Math.max(0, Math.ceil((durationMs - rateMinutes * MINUTE_MS) / DAY_MS));
+
+/**
+ * The price of one unit of an equipment item for a window of `durationMs` (decisions §20): the lowest of
+ * (a) a rate at least as long, (b) the rental days × the price per day, and (c) when the window is longer
+ * than the longest rate, that rate plus the days beyond it × the price per day. `rates` are sorted
+ * shortest first (normalizeRates). With no rates this is (b), the spec's rule.
+ *
+ * (a) is §20's "shortest rate at least as long" wherever a longer rate does not cost less; where one does
+ * (a table like 60 min 20.00, 120 min 15.00), a customer could book the longer rate and come back early,
+ * so the cheaper one counts. That also makes removing a rate that is not the longest never lower a price.
+ */
+export function equipmentUnitPriceCents(
+  durationMs: number,
+  pricePerDayCents: number,
+  rates: readonly Rate[],
+): number {
+  let best = Math.max(1, Math.ceil(durationMs / DAY_MS)) * pricePerDayCents;
+  const covering = rates.filter((r) => r.durationMinutes * MINUTE_MS >= durationMs);
+  for (const rate of covering) best = Math.min(best, rate.priceCents);
+  if (covering.length === 0 && rates.length > 0) {
+    const longest = rates[rates.length - 1];
+    best = Math.min(
+      best,
+      longest.priceCents + daysBeyond(durationMs, longest.durationMinutes) * pricePerDayCents,
+    );
+  }
+  return best;
+}
+
 /** What the price of a booking depends on, of its listing. */
 export interface PriceTerms {
   kind: ListingKind;
+  /** names the base line */
+  title: string;
   /** price per day (equipment) or per person (adventure) */
   priceCents: number;
+  /** equipment: shortest first; empty for adventures */
+  rates: readonly Rate[];
   /** adventures: when non-empty, participants are priced by category instead of price per person */
   priceCategories: readonly PriceCategory[];
   extras: readonly Extra[];
@@ -30,9 +67,12 @@ interface Window {
  * The price of one unit (equipment: for the window) or one participant (adventure), in cents: what a
  * booking's base price line shows as its unit price.
  */
-export function unitPriceCents(listing: Pick<PriceTerms, 'kind' | 'priceCents'>, window: Window): number {
+export function unitPriceCents(
+  listing: Pick<PriceTerms, 'kind' | 'priceCents' | 'rates'>,
+  window: Window,
+): number {
   return listing.kind === 'equipment'
-    ? rentalDays(window.startsAt, window.endsAt) * listing.priceCents
+    ? equipmentUnitPriceCents(window.endsAt - window.startsAt, listing.priceCents, listing.rates)
     : listing.priceCents;
 }
 
@@ -77,7 +117,11 @@ export interface PricedBooking {
   totalCents: number;
 }
 
-const BASE_LABEL: Record<ListingKind, string> = { equipment: 'Rental', adventure: 'Participants' };
+/** The base line's label: the listing's title, and for equipment the window's length ("Kayak, 1 h 30 min"). */
+const baseLabel = (listing: Pick<PriceTerms, 'kind' | 'title'>, window: Window) =>
+  listing.kind === 'equipment'
+    ? `${listing.title}, ${describeMinutes(Math.ceil((window.endsAt - window.startsAt) / MINUTE_MS))}`
+    : listing.title;
 
 const line = (
   kind: PriceLineKind,
@@ -120,7 +164,7 @@ export function priceBooking(
     }
   } else {
     const units = pricedUnits(listing.kind, choices);
-    lines.push(line('base', null, BASE_LABEL[listing.kind], units, unitPriceCents(listing, window)));
+    lines.push(line('base', null, baseLabel(listing, window), units, unitPriceCents(listing, window)));
   }
   const days = rentalDays(window.startsAt, window.endsAt);
   for (const extra of listing.extras) {
@@ -152,13 +196,15 @@ export function priceBooking(
  * (per unit or participant when the total divides evenly, as the spec's prices always did).
  */
 export function legacyPriceLines(
-  kind: ListingKind,
+  listing: Pick<PriceTerms, 'kind' | 'title'>,
+  window: Window,
   totalCents: number,
   booked: { participants: number | null; quantity: number | null },
 ): PriceLine[] {
-  const units = pricedUnits(kind, booked);
+  const units = pricedUnits(listing.kind, booked);
   const even = units > 0 && totalCents % units === 0;
-  return [line('base', null, BASE_LABEL[kind], even ? units : 1, even ? totalCents / units : totalCents)];
+  const label = baseLabel(listing, window);
+  return [line('base', null, label, even ? units : 1, even ? totalCents / units : totalCents)];
 }
 
 /** Price lines as the API shows them: money as two-decimal strings, the discount's negative. */

@@ -1,12 +1,7 @@
 import { notFound } from '../../http/errors.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { KINDS } from '../catalog/index.ts';
-import {
-  askedRequest,
-  assessRequest,
-  type BookingDeps,
-  type BookingRequestInput,
-} from './booking.service.ts';
+import { askedOf, assessRequest, type BookingDeps, type BookingRequestInput } from './booking.service.ts';
 import { priceLinesOut } from './pricing.ts';
 
 /**
@@ -17,8 +12,7 @@ import { priceLinesOut } from './pricing.ts';
  * code's last redemption taken.
  */
 export async function quoteBooking(deps: BookingDeps, input: BookingRequestInput) {
-  const now = deps.clock.now().getTime();
-  const { target, asked } = askedRequest(input, now);
+  const { target, asked, now } = askedOf(deps, input);
   const listing = await deps.listings.byId(deps.db, target.kind, target.id);
   if (!listing) throw notFound(`${KINDS[target.kind].noun} not found.`);
   const { refusal, remaining, priced } = await assessRequest(deps.db, listing, asked, input, now, false);

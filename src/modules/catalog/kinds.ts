@@ -8,7 +8,11 @@ export type ListingAttribute =
   | 'capacity'
   | 'booking_mode'
   | 'schedule'
-  | 'price_categories';
+  | 'price_categories'
+  | 'rates'
+  | 'min_duration_minutes'
+  | 'max_duration_minutes'
+  | 'buffer_minutes';
 
 /**
  * Equipment items and adventure offerings are one kind of thing with different names: this descriptor
@@ -48,7 +52,14 @@ export const EQUIPMENT: KindDescriptor = {
   idField: 'equipment_item_id',
   priceField: 'price_per_day',
   locationField: 'location',
-  attributes: ['details', 'quantity'],
+  attributes: [
+    'details',
+    'quantity',
+    'rates',
+    'min_duration_minutes',
+    'max_duration_minutes',
+    'buffer_minutes',
+  ],
   requiredAttributes: [],
   noun: 'Equipment item',
   plural: 'equipment items',

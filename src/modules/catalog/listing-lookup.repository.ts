@@ -3,12 +3,14 @@ import { cacheVersion } from '../../db/cache-versions.ts';
 import type { BookingMode, Database, Db, ListingKind } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
+import { type OpeningHours, parseOpeningHours } from '../../lib/opening-hours.ts';
 import {
   type Extra,
   type PriceCategory,
   parseExtras,
   parsePriceCategories,
 } from '../../lib/price-settings.ts';
+import { parseRates, type Rate } from '../../lib/rental-terms.ts';
 import { parseSchedule, type ScheduleRule } from '../../lib/schedule.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
@@ -36,11 +38,18 @@ export interface ListingRef {
   schedule: ScheduleRule[];
   /** requests for a window starting less than this long after now are refused */
   bookingCutoffMinutes: number;
-  /** the vendor's time zone: a schedule's local times are in it */
+  /** the vendor's time zone: a schedule's local times and opening hours are in it */
   timeZone: string;
   /** adventures: priced by these categories when any (decisions §21) */
   priceCategories: PriceCategory[];
   extras: Extra[];
+  /** equipment (decisions §20): rates shortest first, duration limits, turnaround; none for adventures */
+  rates: Rate[];
+  minDurationMinutes: number | null;
+  maxDurationMinutes: number | null;
+  bufferMinutes: number;
+  /** the vendor's opening hours for pick-up and return; null: always open */
+  openingHours: OpeningHours | null;
 }
 
 const COLUMNS = [
@@ -60,6 +69,10 @@ const COLUMNS = [
   'booking_cutoff_minutes',
   'price_categories',
   'extras',
+  'rates',
+  'min_duration_minutes',
+  'max_duration_minutes',
+  'buffer_minutes',
 ] as const;
 
 // The vendor's currency by primary key, in the listing's own statement (no second round trip).
@@ -81,6 +94,12 @@ const vendorTimeZone = (eb: ExpressionBuilder<Database, 'listings'>) =>
     .select('vendor_profiles.time_zone')
     .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
     .as('time_zone');
+const vendorOpeningHours = (eb: ExpressionBuilder<Database, 'listings'>) =>
+  eb
+    .selectFrom('vendor_profiles')
+    .select('vendor_profiles.opening_hours')
+    .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
+    .as('opening_hours');
 
 type Row = {
   id: number;
@@ -102,6 +121,11 @@ type Row = {
   time_zone: string;
   price_categories: string;
   extras: string;
+  rates: string;
+  min_duration_minutes: number | null;
+  max_duration_minutes: number | null;
+  buffer_minutes: number;
+  opening_hours: string | null;
 };
 
 const toRef = (row: Row): ListingRef => ({
@@ -124,6 +148,11 @@ const toRef = (row: Row): ListingRef => ({
   timeZone: row.time_zone,
   priceCategories: parsePriceCategories(row.price_categories),
   extras: parseExtras(row.extras),
+  rates: parseRates(row.rates),
+  minDurationMinutes: row.min_duration_minutes,
+  maxDurationMinutes: row.max_duration_minutes,
+  bufferMinutes: row.buffer_minutes,
+  openingHours: parseOpeningHours(row.opening_hours),
 });
 
 /** A listing of that kind by id, whatever its state (archived and inactive included). */
@@ -135,7 +164,7 @@ export async function findListingById(
   const row = await db
     .selectFrom('listings')
     .select(COLUMNS)
-    .select([vendorCurrency, vendorRequestTtl, vendorTimeZone])
+    .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
     .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
     .where('id', '=', id)
     .where('kind', '=', kind)
@@ -149,7 +178,7 @@ function visibleListingQuery(locked: boolean) {
       const query = db
         .selectFrom('listings')
         .select(COLUMNS)
-        .select([vendorCurrency, vendorRequestTtl, vendorTimeZone])
+        .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
         .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
         .where('id', '=', a.id)
         .where('kind', '=', a.kind as ListingKind)

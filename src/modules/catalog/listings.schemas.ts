@@ -12,6 +12,14 @@ import {
   Text,
 } from '../../http/schemas.ts';
 import { MAX_ID } from '../../lib/limits.ts';
+import {
+  MAX_BUFFER_MINUTES,
+  MAX_LIMIT_MINUTES,
+  MAX_RATE_MINUTES,
+  MAX_RATES,
+  MIN_LIMIT_MINUTES,
+  MIN_RATE_MINUTES,
+} from '../../lib/rental-terms.ts';
 import { MAX_RULE_CAPACITY, MAX_SCHEDULE_RULES, MAX_START_TIMES, WEEKDAYS } from '../../lib/schedule.ts';
 import { VendorProfileSchema } from '../accounts/index.ts';
 import { CategoryRefSchema } from './categories.schemas.ts';
@@ -116,7 +124,61 @@ const SCHEDULE_IN = Type.Array(
   },
 );
 
+export const RateSchema = Named(
+  'Rate',
+  Type.Object(
+    {
+      duration_minutes: Type.Integer({
+        minimum: MIN_RATE_MINUTES,
+        maximum: MAX_RATE_MINUTES,
+        description: 'the rental period this price covers, in minutes',
+      }),
+      price: MoneyOut,
+    },
+    {
+      description:
+        'A price for one unit rented up to duration_minutes (decisions §20). A window of D minutes costs ' +
+        'the lowest of: the shortest rate at least D long; the rental days (ceil(D / 1440)) × ' +
+        'price_per_day; when D is longer than the longest rate, that rate + the days beyond it × ' +
+        'price_per_day. Then × quantity.',
+      examples: [{ duration_minutes: 60, price: '15.00' }],
+    },
+  ),
+);
+
+const RATES_IN = Type.Array(Type.Object({ duration_minutes: Type.Integer(), price: MoneyIn }), {
+  maxItems: MAX_RATES,
+  description:
+    `prices for rental periods (at most ${MAX_RATES}; durations ${MIN_RATE_MINUTES}–${MAX_RATE_MINUTES} ` +
+    'minutes, no repeats); [] (default): priced per day only. Errors name the member ' +
+    '(rates.1.duration_minutes).',
+});
+
+const durationLimit = (which: 'shortest' | 'longest') => ({
+  input: Type.Union([Type.Integer({ minimum: MIN_LIMIT_MINUTES, maximum: MAX_LIMIT_MINUTES }), Type.Null()], {
+    description:
+      `the ${which} rental a request may ask for, in minutes (${MIN_LIMIT_MINUTES}–${MAX_LIMIT_MINUTES}); ` +
+      'null (default): no limit. A request outside the limits is a 400 on ends_at; min must not exceed max.',
+  }),
+  output: Type.Union([Type.Integer(), Type.Null()]),
+});
+
 const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> = {
+  rates: { input: RATES_IN, output: Type.Array(Ref(RateSchema)) },
+  min_duration_minutes: durationLimit('shortest'),
+  max_duration_minutes: durationLimit('longest'),
+  buffer_minutes: {
+    input: Type.Integer({
+      minimum: 0,
+      maximum: MAX_BUFFER_MINUTES,
+      description:
+        'turnaround: each requested, approved or confirmed booking keeps its units taken until ends_at + ' +
+        "this many minutes (cleaning, charging); default 0. It is the item's current buffer for every " +
+        'booking, old ones included; raising it where current and future bookings would then hold more ' +
+        'units than the item has is 409 booking_conflict.',
+    }),
+    output: Type.Integer(),
+  },
   details: {
     input: Type.Object(
       {},
@@ -230,6 +292,10 @@ const ADDED_LATER: ReadonlySet<string> = new Set<string>([
   'booking_cutoff_minutes',
   'price_categories',
   'extras',
+  'rates',
+  'min_duration_minutes',
+  'max_duration_minutes',
+  'buffer_minutes',
 ]);
 
 // What the document's examples show for each kind.
@@ -239,6 +305,13 @@ const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
   duration_minutes: 120,
   capacity: 12,
   booking_mode: 'shared',
+  rates: [
+    { duration_minutes: 60, price: '15.00' },
+    { duration_minutes: 240, price: '40.00' },
+  ],
+  min_duration_minutes: 60,
+  max_duration_minutes: 10080,
+  buffer_minutes: 30,
   schedule: [
     {
       weekdays: ['sat', 'sun'],

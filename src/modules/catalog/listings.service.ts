@@ -25,6 +25,7 @@ import {
   priceCategoriesErrors,
   priceCategoriesOut,
 } from '../../lib/price-settings.ts';
+import { durationLimitErrors, normalizeRates, parseRates, ratesErrors } from '../../lib/rental-terms.ts';
 import { normalizeSchedule, parseSchedule, type ScheduleRule, scheduleErrors } from '../../lib/schedule.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
@@ -78,9 +79,9 @@ export interface ListingLookups {
   byId: CachedVisibleListingLookup;
 }
 
-/** The fields that set how many bookings a listing holds at once (decisions §10). */
-export type LimitField = 'quantity' | 'capacity' | 'booking_mode';
-const LIMIT_FIELDS: readonly LimitField[] = ['quantity', 'capacity', 'booking_mode'];
+/** The fields that set how many bookings a listing holds at once (decisions §10, §20). */
+export type LimitField = 'quantity' | 'capacity' | 'booking_mode' | 'buffer_minutes';
+const LIMIT_FIELDS: readonly LimitField[] = ['quantity', 'capacity', 'booking_mode', 'buffer_minutes'];
 
 /** A listing's limit fields as a vendor's edit would leave them, and which of them the edit sets. */
 export interface LimitEdit {
@@ -89,6 +90,8 @@ export interface LimitEdit {
   quantity: number;
   capacity: number | null;
   bookingMode: BookingMode;
+  /** equipment: the turnaround the edit leaves (decisions §20) */
+  bufferMinutes: number;
   /** adventures: the schedule the edit leaves (a scheduled offering's seats are counted per departure) */
   schedule: ScheduleRule[];
   fields: ReadonlySet<LimitField>;
@@ -153,6 +156,14 @@ const ATTRIBUTE_OUT: Record<ListingAttribute, (row: repo.ListingRow) => unknown>
   booking_mode: (row) => row.booking_mode,
   schedule: (row) => parseSchedule(row.schedule),
   price_categories: (row) => priceCategoriesOut(parsePriceCategories(row.price_categories)),
+  rates: (row) =>
+    parseRates(row.rates).map((r) => ({
+      duration_minutes: r.durationMinutes,
+      price: formatMoney(r.priceCents),
+    })),
+  min_duration_minutes: (row) => row.min_duration_minutes,
+  max_duration_minutes: (row) => row.max_duration_minutes,
+  buffer_minutes: (row) => row.buffer_minutes,
 };
 
 /** A listing as the API shows it; the kind's own fields (price, location, attributes) by their API names. */
@@ -436,6 +447,20 @@ export async function getOwnListing(
   });
 }
 
+/** A JSON list attribute: its member errors collected, else its stored form. */
+const jsonList =
+  (
+    errorsOf: (value: unknown) => Record<string, string>,
+    normalize: (value: Record<string, unknown>[]) => unknown,
+  ) =>
+  (value: unknown, errors: Record<string, string>) => {
+    const found = errorsOf(value);
+    Object.assign(errors, found);
+    return Object.keys(found).length
+      ? undefined
+      : JSON.stringify(normalize(value as Record<string, unknown>[]));
+  };
+
 const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<string, string>) => unknown> = {
   details: (value, errors) => {
     const json = JSON.stringify(value);
@@ -447,23 +472,25 @@ const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<str
   duration_minutes: (value) => value,
   capacity: (value) => value,
   booking_mode: (value) => value,
-  schedule: (value, errors) => checkedJson(value, errors, scheduleErrors, normalizeSchedule),
-  price_categories: (value, errors) =>
-    checkedJson(value, errors, priceCategoriesErrors, normalizePriceCategories),
+  schedule: jsonList(scheduleErrors, normalizeSchedule),
+  rates: jsonList(ratesErrors, normalizeRates),
+  price_categories: jsonList(priceCategoriesErrors, normalizePriceCategories),
+  min_duration_minutes: (value) => value,
+  max_duration_minutes: (value) => value,
+  buffer_minutes: (value) => value,
 };
 
-/** A list setting's stored JSON, or undefined with its errors (by member) added to `errors`. */
-function checkedJson(
-  value: unknown,
-  errors: Record<string, string>,
-  check: (value: unknown) => Record<string, string>,
-  normalize: (value: Record<string, unknown>[]) => unknown,
-): string | undefined {
-  const found = check(value);
-  Object.assign(errors, found);
-  return Object.keys(found).length
-    ? undefined
-    : JSON.stringify(normalize(value as Record<string, unknown>[]));
+/** min_duration_minutes <= max_duration_minutes as the write leaves them (400 on max_duration_minutes). */
+function checkDurationLimits(
+  values: Updateable<ListingsTable>,
+  current?: { min_duration_minutes: number | null; max_duration_minutes: number | null },
+): void {
+  const min =
+    values.min_duration_minutes === undefined ? current?.min_duration_minutes : values.min_duration_minutes;
+  const max =
+    values.max_duration_minutes === undefined ? current?.max_duration_minutes : values.max_duration_minutes;
+  const errors = durationLimitErrors(min ?? null, max ?? null);
+  if (Object.keys(errors).length) throw invalidFields(errors);
 }
 
 /**
@@ -498,7 +525,7 @@ async function columnsOf(
   values.late_refund_percent = policy?.late_refund_percent;
   values.booking_cutoff_minutes = body.booking_cutoff_minutes as number | undefined;
   if (body.extras !== undefined)
-    values.extras = checkedJson(body.extras, errors, extrasErrors, normalizeExtras);
+    values.extras = jsonList(extrasErrors, normalizeExtras)(body.extras, errors) as string | undefined;
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);
@@ -557,6 +584,7 @@ export async function createListing(
     inTransaction(deps.db, async (trx) => {
       const values = await columnsOf(trx, kind, body);
       requireSharedCapacity(values.booking_mode ?? 'private', values.capacity ?? null);
+      checkDurationLimits(values);
       const id = await repo.insertListing(trx, {
         description: '',
         details: '{}',
@@ -595,6 +623,7 @@ export async function updateListing(
       const current = await repo.findListing(trx, ownFilter(kind, vendorId, id));
       if (!current) throw listingNotFound(kind);
       const values = await columnsOf(trx, kind, body);
+      checkDurationLimits(values, current);
       if (fields.size > 0) {
         const edit: LimitEdit = {
           id,
@@ -602,6 +631,7 @@ export async function updateListing(
           quantity: values.quantity ?? current.quantity,
           capacity: values.capacity === undefined ? current.capacity : values.capacity,
           bookingMode: values.booking_mode ?? current.booking_mode,
+          bufferMinutes: values.buffer_minutes ?? current.buffer_minutes,
           schedule: parseSchedule(values.schedule ?? current.schedule),
           fields,
         };

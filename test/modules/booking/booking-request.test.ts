@@ -60,7 +60,14 @@ describe('booking request: the booking object and price', () => {
       total_price: '135.00',
       // with no categories, extras or code: one base line, the spec's price
       price_lines: [
-        { kind: 'base', code: null, label: 'Rental', quantity: 1, unit_price: '135.00', amount: '135.00' },
+        {
+          kind: 'base',
+          code: null,
+          label: 'Sea kayak, 50 h',
+          quantity: 1,
+          unit_price: '135.00',
+          amount: '135.00',
+        },
       ],
       promo_code: null,
       listing_click: null,

@@ -155,7 +155,7 @@ describe('a request priced by categories, extras and a promo code', () => {
     expect(oneDay.statusCode, oneDay.body).toBe(200);
     // 33 % of 10.01 is 3.30
     expect(oneDay.json().price_lines).toEqual([
-      priceLine('base', null, 'Rental', 1, '10.01', '10.01'),
+      priceLine('base', null, 'Sea kayak, 8 h', 1, '10.01', '10.01'),
       priceLine('discount', 'THIRD-OFF', 'Promo code THIRD-OFF (33% off)', 1, '-3.30', '-3.30'),
     ]);
     expect(oneDay.json().total_price).toBe('6.71');
@@ -167,7 +167,7 @@ describe('a request priced by categories, extras and a promo code', () => {
       extras: { wetsuit: 2 },
     });
     expect(fiftyHours.json().price_lines).toEqual([
-      priceLine('base', null, 'Rental', 1, '30.03', '30.03'),
+      priceLine('base', null, 'Sea kayak, 50 h', 1, '30.03', '30.03'),
       priceLine('extra', 'wetsuit', 'Wetsuit (3 days)', 2, '15.00', '30.00'),
     ]);
     expect(fiftyHours.json().total_price).toBe('60.03');

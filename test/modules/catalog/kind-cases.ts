@@ -35,6 +35,8 @@ const COMMON_KEYS = [
   'cancellation_policy',
   // decisions §19: requests close this long before a window starts (both kinds)
   'booking_cutoff_minutes',
+  // decisions §21: extras a request may add ([] by default)
+  'extras',
   'created_at',
   'updated_at',
   // decisions §16: the listing's photos, in order (empty until one is uploaded)
@@ -50,7 +52,18 @@ export const EQUIPMENT_CASE: KindCase = {
   defaultCategory: 'kayaks',
   create: createEquipment,
   own: { details: { seats: 2, colour: 'red' } },
-  keys: [...COMMON_KEYS, 'details', 'quantity', 'location', 'price_per_day'].sort(),
+  keys: [
+    ...COMMON_KEYS,
+    'details',
+    'quantity',
+    'location',
+    'price_per_day',
+    // decisions §20: rental periods ([] / null / 0 by default)
+    'rates',
+    'min_duration_minutes',
+    'max_duration_minutes',
+    'buffer_minutes',
+  ].sort(),
 };
 
 export const ADVENTURE_CASE: KindCase = {
@@ -70,6 +83,8 @@ export const ADVENTURE_CASE: KindCase = {
     'booking_mode',
     // decisions §19: the departures' rules ([]: unscheduled)
     'schedule',
+    // decisions §21: participants priced by category ([]: price_per_person for everyone)
+    'price_categories',
     'price_per_person',
   ].sort(),
 };
