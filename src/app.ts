@@ -31,6 +31,7 @@ import {
 import {
   bookingRoutes,
   checkLimitEdit,
+  dayOfTripRoutes,
   departureRoutes,
   listingAvailableFilter,
   promoCodeRoutes,
@@ -52,6 +53,7 @@ import {
 } from './modules/notifications/index.ts';
 import {
   cancellationRefunds,
+  latestPaymentStatuses,
   MockGateway,
   type PaymentGateway,
   paymentsRoutes,
@@ -178,6 +180,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   };
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
   await app.register(promoCodeRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
+  await app.register(dayOfTripRoutes, {
+    prefix: '/api/v1/booking',
+    deps: { ...bookingDeps, paymentStatuses: latestPaymentStatuses },
+  });
   for (const segment of [ADVENTURE.pathSegment, ...ADVENTURE.pathAliases])
     await app.register(departureRoutes, {
       prefix: `/api/v1/${segment}`,
