@@ -104,6 +104,9 @@ export const questionsOut = (list: readonly Question[]) =>
     per: q.per,
   }));
 
+/** A member's own value: a code such as `constructor` must not read what every object inherits. */
+const own = (object: Member, code: string) => (Object.hasOwn(object, code) ? object[code] : undefined);
+
 const isMissing = (value: unknown) =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
@@ -152,7 +155,7 @@ export function answersErrors(
     if (!codes.has(code)) errors[`${field}.${code}`] = 'The listing asks no question with this code.';
   for (const question of questions) {
     const at = `${field}.${question.code}`;
-    const value = given[question.code];
+    const value = own(given, question.code);
     if (question.per === 'booking') {
       const error = answerError(question, value, '');
       if (error) errors[at] = error;
@@ -178,17 +181,18 @@ export function answersErrors(
 }
 
 /**
- * Valid answers (answersErrors found nothing) as stored: the asked codes only, in the listing's order; a
+ * Valid answers (answersErrors found nothing) as stored: the asked codes only; a
  * blank optional answer is left out, and a list keeps null where a participant gave none.
  */
 export function normalizeAnswers(questions: readonly Question[], answers: unknown): Answers {
   const given = (answers ?? {}) as Member;
-  const stored: Answers = {};
+  const stored: [string, Answers[string]][] = [];
   for (const question of questions) {
-    const value = given[question.code];
+    const value = own(given, question.code);
     if (Array.isArray(value))
-      stored[question.code] = value.map((v) => (isMissing(v) ? null : (v as AnswerValue)));
-    else if (!isMissing(value)) stored[question.code] = value as AnswerValue;
+      stored.push([question.code, value.map((v) => (isMissing(v) ? null : (v as AnswerValue)))]);
+    else if (!isMissing(value)) stored.push([question.code, value as AnswerValue]);
   }
-  return stored;
+  // own members whatever the code (`__proto__` included)
+  return Object.fromEntries(stored);
 }
