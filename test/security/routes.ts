@@ -408,6 +408,7 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/bookings\/:id\/(approve|decline|cancel|vendor-cancel)\/$/,
     body: () => ({ note: 'ok' }),
   },
+  { method: 'POST', match: /\/bookings\/:id\/attendance\/$/, body: () => ({ status: 'pending' }) },
   { method: 'POST', match: /\/payment\/:payment_id\/refunds\/$/, body: () => ({ note: 'ok' }) },
   {
     method: 'POST',

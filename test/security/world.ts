@@ -68,6 +68,10 @@ export interface Markers {
   campaign: string;
   referrer: string;
   webhookUrl: string;
+  /** an answer to a listing's question, the name that accepted a waiver, the accepting client's User-Agent */
+  answer: string;
+  waiverName: string;
+  userAgent: string;
 }
 
 export interface World {
@@ -150,7 +154,10 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     email: markers.customerEmail,
     phone_number: markers.phone,
   });
-  const equipment = await createEquipment(t.app, vendor, { title: `Kayak ${tag}` });
+  const equipment = await createEquipment(t.app, vendor, {
+    title: `Kayak ${tag}`,
+    questions: [{ code: 'health', label: 'Health notes', kind: 'text' }],
+  });
   const adventure = await createAdventure(t.app, vendor, { title: `Cave tour ${tag}` });
   const tour = await createScheduledTour(t.app, vendor, tag);
 
@@ -175,18 +182,26 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   });
   expect(view.statusCode, view.body).toBe(200);
 
+  // the booking accepts a waiver, which the vendor then removes, so the other suites' requests need none
+  const waiver = (waiver_text: string) =>
+    api({ method: 'PATCH', url: '/api/v1/accounts/vendor-profile/me/', token: vendor.token, payload: { waiver_text } });
+  expect((await waiver(`Waiver of ${tag}`)).statusCode).toBe(200);
   const booking = await api({
     method: 'POST',
     url: '/api/v1/booking/bookings/request/',
     token: customer.token,
+    headers: { 'user-agent': markers.userAgent },
     payload: {
       equipment_item_id: equipment.id,
       ...freshWindow(t),
       customer_notes: markers.customerNotes,
       marketing_click_id: view.json().marketing_click_id,
+      answers: { health: markers.answer },
+      waiver_acceptance: { accepted: true, name: markers.waiverName },
     },
   });
   expect(booking.statusCode, booking.body).toBe(201);
+  expect((await waiver('')).statusCode).toBe(200);
 
   const paid = await api({
     method: 'POST',
@@ -276,6 +291,9 @@ function markersFor(tag: string): Markers {
     referrer: `https://private-referrer-${n}.example/`,
     // a public address, so the endpoint is accepted without WEBHOOK_ALLOW_PRIVATE_URLS
     webhookUrl: `https://93.184.215.14/private-hook-${n}`,
+    answer: `private answer ${n}`,
+    waiverName: `Private Signer ${n}`,
+    userAgent: `PrivateAgent/${n}`,
   };
 }
 
