@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDownThrough, migrateToLatest } from '../../../src/db/migrate.ts';
-import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
+import { buildTestApp, migrationSchema, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { tourWorld } from './departures-helpers.ts';
 
 // Migration 2026112801 (decisions §19) down and up again on a database holding a scheduled tour, a booking
@@ -12,8 +12,7 @@ let t: TestApp;
 let schema: string | undefined;
 beforeAll(async () => {
   t = await buildTestApp();
-  if (usingPostgres)
-    schema = (await sql<{ s: string }>`select current_schema() as s`.execute(t.db)).rows[0].s;
+  schema = await migrationSchema(t);
 });
 afterAll(() => t.close());
 
