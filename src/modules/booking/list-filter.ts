@@ -41,11 +41,15 @@ export async function listingAvailableFilter(
 ): Promise<ListingsWhere> {
   const bookable = listingBookableIn(from, to, now);
   // bookingClosed (availability.ts) over the listings row: open while the cutoff is before the start
-  const beforeCutoff = sql<SqlBool>`(listings.booking_cutoff_minutes = 0 or listings.booking_cutoff_minutes * 60000 < ${from - now})`;
+  // (in bigint: the milliseconds to a start months ahead do not fit PostgreSQL's integer)
+  const beforeCutoff = sql<SqlBool>`(listings.booking_cutoff_minutes = 0
+    or cast(listings.booking_cutoff_minutes as bigint) * 60000 < cast(${from - now} as bigint))`;
   if (kind === 'equipment') {
-    const minutes = (to - from) / 60_000;
-    const withinLimits = sql<SqlBool>`(listings.min_duration_minutes is null or listings.min_duration_minutes <= ${minutes})
-      and (listings.max_duration_minutes is null or listings.max_duration_minutes >= ${minutes})`;
+    // durationProblem (rental-terms.ts) over the listings row, in milliseconds
+    const duration = sql`cast(${to - from} as bigint)`;
+    const withinLimits = sql<SqlBool>`(listings.min_duration_minutes is null
+      or cast(listings.min_duration_minutes as bigint) * 60000 <= ${duration})
+      and (listings.max_duration_minutes is null or cast(listings.max_duration_minutes as bigint) * 60000 >= ${duration})`;
     const closed = await vendorsClosedFor(db, from, to);
     return (eb) =>
       eb.and([
