@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MoneyOut, Named, StringEnum } from '../../http/schemas.ts';
+import { MoneyOut, Named, Ref, StringEnum } from '../../http/schemas.ts';
 
 // The quote (decisions §21): what a booking request would cost, and whether it would be accepted now.
 // Price lines are the §21 shape; today every quote has its base line only (categories, extras and promo
@@ -42,7 +42,7 @@ export const QuoteSchema = Named(
     {
       currency: Type.String({ description: "the listing's (its vendor's) currency" }),
       total_price: MoneyOut,
-      price_lines: Type.Array(PriceLineSchema, { description: 'their amounts add up to total_price' }),
+      price_lines: Type.Array(Ref(PriceLineSchema), { description: 'their amounts add up to total_price' }),
       is_available: Type.Boolean({ description: 'a request with this body would be accepted now' }),
       remaining: Type.Integer({ description: 'as the availability check counts it (0 when not bookable)' }),
     },
