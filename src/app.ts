@@ -30,10 +30,11 @@ import {
 import {
   bookingRoutes,
   checkLimitEdit,
-  listingBookableIn,
+  departureRoutes,
+  listingAvailableFilter,
   startExpirySweeper,
 } from './modules/booking/index.ts';
-import { catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
+import { ADVENTURE, catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import {
   createEmailChannel,
@@ -172,21 +173,25 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     media,
     recordClick: (click) => recordListingClick(db, clock, click),
-    availableIn: (from, to) => listingBookableIn(from, to, clock.now().getTime()),
+    availableIn: (from, to, kind) => listingAvailableFilter(db, from, to, clock.now().getTime(), kind),
     checkLimitEdit,
   });
   const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
   const paymentsDeps = { db, clock, gateway };
-  await app.register(bookingRoutes, {
-    prefix: '/api/v1/booking',
-    deps: {
-      db,
-      clock,
-      findClick: findClickForAttribution,
-      listings: catalogDeps.lookups,
-      refunds: cancellationRefunds(paymentsDeps),
-    },
-  });
+  const bookingDeps = {
+    db,
+    clock,
+    findClick: findClickForAttribution,
+    listings: catalogDeps.lookups,
+    refunds: cancellationRefunds(paymentsDeps),
+  };
+  await app.register(bookingRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
+  for (const segment of [ADVENTURE.pathSegment, ...ADVENTURE.pathAliases])
+    await app.register(departureRoutes, {
+      prefix: `/api/v1/${segment}`,
+      deps: bookingDeps,
+      hidden: segment !== ADVENTURE.pathSegment,
+    });
   await app.register(paymentsRoutes, {
     prefix: '/api/v1/payment',
     deps: paymentsDeps,

@@ -98,6 +98,10 @@ export interface ListingsTable {
   free_cancellation_hours: Generated<number>;
   /** cancellation policy: the share (0–100) of the amount refunded for a later cancel */
   late_refund_percent: Generated<number>;
+  /** adventures: JSON list of schedule rules (decisions §19; src/lib/schedule.ts), '[]' when unscheduled */
+  schedule: Generated<string>;
+  /** requests for a window starting less than this long after now are refused (migration 2026112801) */
+  booking_cutoff_minutes: Generated<number>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;
@@ -129,6 +133,22 @@ export interface AvailabilitySlotsTable {
   starts_at: Millis;
   ends_at: Millis;
   is_available: Flag;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** What a vendor changed about one departure of a scheduled offering (decisions §19). */
+export interface DepartureOverridesTable {
+  id: Generated<number>;
+  listing_id: number;
+  /** the departure's instant */
+  starts_at: Millis;
+  /** null: the schedule's (or the offering's) capacity */
+  capacity: number | null;
+  is_closed: Generated<Flag>;
+  /** set when the vendor cancelled the departure (it is then closed too) */
+  cancelled_at: Millis | null;
+  note: Generated<string>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -435,6 +455,7 @@ export interface Database {
   listings: ListingsTable;
   listing_photos: ListingPhotosTable;
   availability_slots: AvailabilitySlotsTable;
+  departure_overrides: DepartureOverridesTable;
   bookings: BookingsTable;
   booking_status_history: BookingStatusHistoryTable;
   payments: PaymentsTable;

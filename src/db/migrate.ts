@@ -31,6 +31,7 @@ import * as listingPhotos from './migrations/2026112507-listing-photos.ts';
 import * as notifications from './migrations/2026112508-notifications.ts';
 import * as rateLimitHits from './migrations/2026112601-rate-limit-hits.ts';
 import * as analyticsRevenueBots from './migrations/2026112701-analytics-revenue-bots.ts';
+import * as departures from './migrations/2026112801-departures.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '2026112508-notifications': notifications,
   '2026112601-rate-limit-hits': rateLimitHits,
   '2026112701-analytics-revenue-bots': analyticsRevenueBots,
+  '2026112801-departures': departures,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

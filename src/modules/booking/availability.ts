@@ -144,3 +144,102 @@ export function evaluateAvailability(
     covered,
   };
 }
+
+// --- departures of a scheduled offering (decisions §19) ----------------------------------------------------
+//
+// 5. A scheduled offering is booked by departure: a booking belongs to the departure starting at its
+//    starts_at, and only the bookings of that departure count against it, even where two departures
+//    overlap in time. A shared departure's bookings share its capacity; a private one is held whole by
+//    any booking. A departure is closed (nothing can be requested) once now reaches its cutoff
+//    (starts_at - booking_cutoff_minutes), when the vendor closed or cancelled it, or when a slot with
+//    isAvailable false overlaps it; available slots are not needed.
+
+export type DepartureStatus = 'closed' | 'sold_out' | 'limited' | 'available';
+
+/** One departure as the schedule makes it, and the offering's terms for it. */
+export interface DepartureTerms extends TimeWindow {
+  /** the schedule's capacity for it (its rule's, else the offering's) */
+  capacity: number;
+  shared: boolean;
+  cutoffMinutes: number;
+}
+
+/** What the vendor changed about the departure (departure_overrides), when anything. */
+export interface DepartureOverride {
+  capacity: number | null;
+  isClosed: boolean;
+}
+
+export interface DepartureFacts {
+  /** the offering's bookings; those starting at the departure's instant and active count */
+  bookings: readonly BookingFact[];
+  /** the offering's slots; those with isAvailable false overlapping the departure close it */
+  slots: readonly SlotFact[];
+  override?: DepartureOverride;
+}
+
+export interface DepartureVerdict {
+  capacity: number;
+  /** seats held by its active bookings (participants) */
+  heldSeats: number;
+  /** its active bookings */
+  holdingBookings: number;
+  /** seats a request could take now: 0 when closed; a private departure's capacity or 0 */
+  remaining: number;
+  cutoffAt: number;
+  /** why nothing can be requested, when nothing can */
+  closedBy: 'cutoff' | 'vendor' | 'slot' | null;
+  status: DepartureStatus;
+  /** a request of `units` participants fits */
+  isAvailable: boolean;
+}
+
+export const cutoffAt = (startsAt: number, cutoffMinutes: number): number =>
+  startsAt - cutoffMinutes * 60_000;
+
+/**
+ * A listing's booking cutoff (decisions §19): requests for a window starting less than `cutoffMinutes`
+ * after now are refused. With no cutoff only a window already begun is (a past start is a 400 first).
+ */
+export const bookingClosed = (startsAt: number, cutoffMinutes: number, now: number): boolean =>
+  cutoffMinutes > 0 ? now >= cutoffAt(startsAt, cutoffMinutes) : now > startsAt;
+
+/** Rule 5 for one departure at `now`, for a request of `units` participants (default 1). */
+export function evaluateDeparture(
+  departure: DepartureTerms,
+  facts: DepartureFacts,
+  now: number,
+  units = 1,
+): DepartureVerdict {
+  const capacity = facts.override?.capacity ?? departure.capacity;
+  const holds = facts.bookings.filter((b) => isActiveStatus(b.status) && b.startsAt === departure.startsAt);
+  const heldSeats = holds.reduce((sum, b) => sum + b.units, 0);
+  const free = departure.shared ? Math.max(0, capacity - heldSeats) : holds.length > 0 ? 0 : capacity;
+  const closeAt = cutoffAt(departure.startsAt, departure.cutoffMinutes);
+  const closedBy =
+    now >= closeAt
+      ? 'cutoff'
+      : facts.override?.isClosed
+        ? 'vendor'
+        : facts.slots.some((s) => !s.isAvailable && overlaps(s, departure))
+          ? 'slot'
+          : null;
+  const remaining = closedBy ? 0 : free;
+  const status: DepartureStatus = closedBy
+    ? 'closed'
+    : remaining === 0
+      ? 'sold_out'
+      : remaining * 2 < capacity
+        ? 'limited'
+        : 'available';
+  return {
+    capacity,
+    heldSeats,
+    holdingBookings: holds.length,
+    remaining,
+    cutoffAt: closeAt,
+    closedBy,
+    status,
+    isAvailable: remaining > 0 && units <= (departure.shared ? remaining : capacity),
+  };
+}

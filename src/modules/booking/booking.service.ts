@@ -27,13 +27,17 @@ import { isValidAttribution } from './attribution.ts';
 import { availabilityFacts, holdsEndingAfter } from './availability.repository.ts';
 import {
   type AvailabilityVerdict,
+  bookingClosed,
+  cutoffAt,
   evaluateAvailability,
+  overlaps,
   peakUnits,
   type TimeWindow,
   type UnitLimit,
   unitLimitOf,
 } from './availability.ts';
 import {
+  type AskedWindow,
   type ListingIdInput,
   type ListingTarget,
   listingTarget,
@@ -52,6 +56,13 @@ import {
   TRANSITIONS,
 } from './booking.state-machine.ts';
 import { type CancellationPolicy, customerRefundCents, inFreeCancellation } from './cancellation.ts';
+import {
+  askedDeparture,
+  closedDetail,
+  departureConflict,
+  isScheduledOffering,
+  verdictOf,
+} from './departures.service.ts';
 import { totalPriceCents } from './pricing.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
@@ -119,8 +130,8 @@ export interface BookingDeps {
   db: Kysely<Database>;
   clock: Clock;
   findClick: FindClick;
-  /** the catalog's cached lookups (availability checks find the listing there) */
-  listings: Pick<ListingLookups, 'byId'>;
+  /** the catalog's cached lookups (availability checks and departures find the listing there) */
+  listings: Pick<ListingLookups, 'byId' | 'byPublicId'>;
   refunds: CancellationRefunds;
 }
 
@@ -227,12 +238,16 @@ interface Demand {
   limit: UnitLimit;
 }
 
-function participantsFor(listing: ListingRef, requested: number | null | undefined): number | null {
+function participantsFor(
+  listing: ListingRef,
+  requested: number | null | undefined,
+  capacity: number | null,
+): number | null {
   if (listing.kind === 'equipment') return null;
   const participants = requested ?? 1;
-  if (participants < 1 || (listing.capacity !== null && participants > listing.capacity))
+  if (participants < 1 || (capacity !== null && participants > capacity))
     throw invalidFields({
-      participants_count: `Ensure participants_count is between 1 and the capacity (${listing.capacity}).`,
+      participants_count: `Ensure participants_count is between 1 and the capacity (${capacity}).`,
     });
   return participants;
 }
@@ -252,14 +267,25 @@ function quantityFor(listing: ListingRef, requested: number | null | undefined):
   return quantity;
 }
 
-/** The request's participants or units, checked against the listing (400 naming the field). */
+/**
+ * The request's participants or units, checked against the listing (400 naming the field); for a
+ * departure of a scheduled offering, against that departure's capacity (decisions §19).
+ */
 function demandFor(
   listing: ListingRef,
   asked: { participants_count?: number | null; quantity?: number | null },
+  departureCapacity?: number,
 ): Demand {
-  const participants = participantsFor(listing, asked.participants_count);
+  const participants = participantsFor(
+    listing,
+    asked.participants_count,
+    departureCapacity ?? listing.capacity,
+  );
   const quantity = quantityFor(listing, asked.quantity);
-  const limit = unitLimitOf(listing);
+  const limit =
+    departureCapacity === undefined
+      ? unitLimitOf(listing)
+      : { limit: departureCapacity, countUnits: listing.bookingMode === 'shared' };
   return { participants, quantity, units: quantity ?? participants ?? 1, limit };
 }
 
@@ -289,19 +315,31 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
   const listing = await deps.listings.byId(deps.db, target.kind, target.id);
   if (!listing) throw listingNotFound(target);
   const window = windowOfListing(asked, listing.durationMinutes);
-  const demand = demandFor(listing, query);
   const now = deps.clock.now().getTime();
-  const verdict = await evaluate(deps.db, listing.id, window, demand, now);
-  const bookable = window.startsAt >= now;
-  return {
+  const answer = (isAvailable: boolean, conflicts: number, remaining: number) => ({
     equipment_item_id: target.kind === 'equipment' ? target.id : null,
     adventure_offering_id: target.kind === 'adventure' ? target.id : null,
     starts_at: formatDateTime(window.startsAt),
     ends_at: formatDateTime(window.endsAt),
-    is_available: verdict.isAvailable && bookable,
-    conflicts: verdict.conflicts,
-    remaining: bookable ? verdict.remaining : 0,
-  };
+    is_available: isAvailable,
+    conflicts,
+    remaining,
+  });
+  if (isScheduledOffering(listing)) {
+    // a window that is not an open departure is not available (decisions §19)
+    const { departure, facts } = await askedDeparture(deps.db, listing, asked, now);
+    if (!departure) return answer(false, 0, 0);
+    const capacity = verdictOf(listing, departure, facts, now).capacity;
+    const demand = demandFor(listing, query, capacity);
+    const verdict = verdictOf(listing, departure, facts, now, demand.units);
+    const blocking = facts.slots.filter((s) => overlaps(s, window));
+    return answer(verdict.isAvailable, verdict.holdingBookings + blocking.length, verdict.remaining);
+  }
+  const demand = demandFor(listing, query);
+  const verdict = await evaluate(deps.db, listing.id, window, demand, now);
+  const bookable =
+    window.startsAt >= now && !bookingClosed(window.startsAt, listing.bookingCutoffMinutes, now);
+  return answer(verdict.isAvailable && bookable, verdict.conflicts, bookable ? verdict.remaining : 0);
 }
 
 // --- booking requests -------------------------------------------------------------------------------------------
@@ -329,6 +367,37 @@ function conflict(verdict: AvailabilityVerdict, kind: ListingRef['kind'], demand
   else if (verdict.coverageRequired && !verdict.covered)
     detail = 'No available slot covers the requested window.';
   return new AppError('booking_conflict', detail);
+}
+
+/**
+ * The window and demand of a request, checked under the listing's lock. A scheduled offering's request
+ * must start at a departure (400 on starts_at) and end at its end (400 on ends_at), its participants fit
+ * the departure's capacity (400), and the departure take them (rule 5 of availability.ts; 409). Any other
+ * listing's window must not be past its booking cutoff (409), and have the units or seats (rules 1-4).
+ */
+async function requestedDemand(
+  trx: Db,
+  listing: ListingRef,
+  asked: AskedWindow,
+  input: BookingRequestInput,
+  now: number,
+): Promise<{ window: TimeWindow; demand: Demand }> {
+  if (isScheduledOffering(listing)) {
+    const { departure, facts, error } = await askedDeparture(trx, listing, asked, now);
+    if (error) throw invalidFields(error);
+    const demand = demandFor(listing, input, verdictOf(listing, departure, facts, now).capacity);
+    const verdict = verdictOf(listing, departure, facts, now, demand.units);
+    if (!verdict.isAvailable) throw departureConflict(verdict, demand.units);
+    return { window: { startsAt: departure.startsAt, endsAt: departure.endsAt }, demand };
+  }
+  const window = windowOfListing(asked, listing.durationMinutes);
+  const demand = demandFor(listing, input);
+  const { bookingCutoffMinutes } = listing;
+  if (bookingClosed(window.startsAt, bookingCutoffMinutes, now))
+    throw new AppError('booking_conflict', closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)));
+  const verdict = await evaluate(trx, listing.id, window, demand, now);
+  if (!verdict.isAvailable) throw conflict(verdict, listing.kind, demand);
+  return { window, demand };
 }
 
 /** The click to attribute the booking to, or null: an invalid click never fails the request. */
@@ -381,13 +450,10 @@ export async function requestBooking(
     async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
       if (!listing) throw listingNotFound(target);
-      const window = windowOfListing(asked, listing.durationMinutes);
-      const demand = demandFor(listing, input);
+      const { window, demand } = await requestedDemand(trx, listing, asked, input, now);
       const total = totalPriceCents(listing.kind, listing.priceCents, window, demand);
       if (total >= MAX_MONEY_CENTS)
         throw invalidFields({ [totalField(listing, demand)]: 'The total price would exceed 99999999.99.' });
-      const verdict = await evaluate(trx, listing.id, window, demand, now);
-      if (!verdict.isAvailable) throw conflict(verdict, listing.kind, demand);
       const { view, history } = await repo.insertBookingWithHistory(
         trx,
         {
@@ -582,26 +648,43 @@ export async function cancelBooking(
   input: { note?: string } = {},
 ): Promise<CancelledBooking> {
   const now = deps.clock.now().getTime();
-  const { booking, refundId } = await inTransaction(deps.db, async (trx) => {
-    await deps.refunds.lockPayments(trx, id);
-    const { found, to } = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
-      cancelRefusal(action, status, row.starts_at, now),
-    );
-    const refundId =
-      action === 'vendor_cancel'
-        ? await deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now)
-        : await deps.refunds.reserve(
-            trx,
-            id,
-            customerCancelRefund(await cancellationPolicyOf(trx, id), found.starts_at, now),
-            'requested_by_customer',
-            now,
-          );
-    const involved = refundId === undefined ? {} : await deps.refunds.describe(trx, refundId);
-    return { booking: await recordBookingEvent(trx, id, [STATUS_EVENTS[to]], now, involved), refundId };
-  });
+  const { booking, refundId } = await inTransaction(deps.db, (trx) =>
+    cancelInTransaction(deps, trx, caller, id, action, input, now),
+  );
   const refund = refundId === undefined ? null : await deps.refunds.complete(refundId);
   return { ...booking, refund };
+}
+
+/**
+ * A cancel's work in the caller's transaction (cancelBooking; a departure's cancel runs several in one):
+ * the move, its history entry and event, and the refund reserved. The caller completes the refund at the
+ * gateway after the commit (refunds.complete).
+ */
+export async function cancelInTransaction(
+  deps: Pick<BookingDeps, 'refunds'>,
+  trx: Db,
+  caller: AuthUser,
+  id: number,
+  action: 'cancel' | 'vendor_cancel',
+  input: { note?: string },
+  now: number,
+): Promise<{ booking: Booking; refundId: number | undefined }> {
+  await deps.refunds.lockPayments(trx, id);
+  const { found, to } = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
+    cancelRefusal(action, status, row.starts_at, now),
+  );
+  const refundId =
+    action === 'vendor_cancel'
+      ? await deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now)
+      : await deps.refunds.reserve(
+          trx,
+          id,
+          customerCancelRefund(await cancellationPolicyOf(trx, id), found.starts_at, now),
+          'requested_by_customer',
+          now,
+        );
+  const involved = refundId === undefined ? {} : await deps.refunds.describe(trx, refundId);
+  return { booking: await recordBookingEvent(trx, id, [STATUS_EVENTS[to]], now, involved), refundId };
 }
 
 /** Why a cancel the state machine allows is refused: a customer's, of a confirmed booking already begun. */

@@ -30,4 +30,6 @@ export {
   partyOf,
   TRANSITIONS,
 } from './booking.state-machine.ts';
+export { departureRoutes } from './departures.routes.ts';
 export { type ExpirySweeper, startExpirySweeper } from './expiry-sweeper.ts';
+export { listingAvailableFilter } from './list-filter.ts';

@@ -1,7 +1,13 @@
 import type { ListingKind } from '../../db/database.ts';
 
 /** Kind-specific columns of the listings table, exposed in the API under the column's own name. */
-export type ListingAttribute = 'details' | 'quantity' | 'duration_minutes' | 'capacity' | 'booking_mode';
+export type ListingAttribute =
+  | 'details'
+  | 'quantity'
+  | 'duration_minutes'
+  | 'capacity'
+  | 'booking_mode'
+  | 'schedule';
 
 /**
  * Equipment items and adventure offerings are one kind of thing with different names: this descriptor
@@ -56,7 +62,7 @@ export const ADVENTURE: KindDescriptor = {
   idField: 'adventure_offering_id',
   priceField: 'price_per_person',
   locationField: 'meeting_point',
-  attributes: ['duration_minutes', 'capacity', 'booking_mode'],
+  attributes: ['duration_minutes', 'capacity', 'booking_mode', 'schedule'],
   requiredAttributes: ['duration_minutes', 'capacity'],
   noun: 'Adventure offering',
   plural: 'adventure offerings',

@@ -3,6 +3,7 @@ import { cacheVersion } from '../../db/cache-versions.ts';
 import type { BookingMode, Database, Db, ListingKind } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
+import { parseSchedule, type ScheduleRule } from '../../lib/schedule.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
 /** What other modules (booking, marketing) need to know of a listing. */
@@ -25,6 +26,12 @@ export interface ListingRef {
   currency: string;
   /** the vendor's request_ttl_minutes: how long a request holds the window unanswered (decisions §11) */
   requestTtlMinutes: number;
+  /** adventures: the departures' rules (decisions §19); empty: unscheduled */
+  schedule: ScheduleRule[];
+  /** requests for a window starting less than this long after now are refused */
+  bookingCutoffMinutes: number;
+  /** the vendor's time zone: a schedule's local times are in it */
+  timeZone: string;
 }
 
 const COLUMNS = [
@@ -40,6 +47,8 @@ const COLUMNS = [
   'booking_mode',
   'is_active',
   'archived_at',
+  'schedule',
+  'booking_cutoff_minutes',
 ] as const;
 
 // The vendor's currency by primary key, in the listing's own statement (no second round trip).
@@ -55,6 +64,12 @@ const vendorRequestTtl = (eb: ExpressionBuilder<Database, 'listings'>) =>
     .select('vendor_profiles.request_ttl_minutes')
     .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
     .as('request_ttl_minutes');
+const vendorTimeZone = (eb: ExpressionBuilder<Database, 'listings'>) =>
+  eb
+    .selectFrom('vendor_profiles')
+    .select('vendor_profiles.time_zone')
+    .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
+    .as('time_zone');
 
 type Row = {
   id: number;
@@ -71,6 +86,9 @@ type Row = {
   archived_at: number | null;
   currency: string;
   request_ttl_minutes: number;
+  schedule: string;
+  booking_cutoff_minutes: number;
+  time_zone: string;
 };
 
 const toRef = (row: Row): ListingRef => ({
@@ -88,6 +106,9 @@ const toRef = (row: Row): ListingRef => ({
   archived: row.archived_at !== null,
   currency: row.currency,
   requestTtlMinutes: row.request_ttl_minutes,
+  schedule: parseSchedule(row.schedule),
+  bookingCutoffMinutes: row.booking_cutoff_minutes,
+  timeZone: row.time_zone,
 });
 
 /** A listing of that kind by id, whatever its state (archived and inactive included). */
@@ -99,8 +120,8 @@ export async function findListingById(
   const row = await db
     .selectFrom('listings')
     .select(COLUMNS)
-    .select([vendorCurrency, vendorRequestTtl])
-    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull }>()
+    .select([vendorCurrency, vendorRequestTtl, vendorTimeZone])
+    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
     .where('id', '=', id)
     .where('kind', '=', kind)
     .executeTakeFirst();
@@ -113,8 +134,8 @@ function visibleListingQuery(locked: boolean) {
       const query = db
         .selectFrom('listings')
         .select(COLUMNS)
-        .select([vendorCurrency, vendorRequestTtl])
-        .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull }>()
+        .select([vendorCurrency, vendorRequestTtl, vendorTimeZone])
+        .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
         .where('id', '=', a.id)
         .where('kind', '=', a.kind as ListingKind)
         .where('is_active', '=', 1)

@@ -151,6 +151,8 @@ function selectListings(db: Db, filter: ListingFilter) {
         'listings.booking_mode',
         'listings.free_cancellation_hours',
         'listings.late_refund_percent',
+        'listings.schedule',
+        'listings.booking_cutoff_minutes',
         'listings.is_active',
         'listings.created_at',
         'listings.updated_at',

@@ -12,6 +12,7 @@ import {
   Text,
 } from '../../http/schemas.ts';
 import { MAX_ID } from '../../lib/limits.ts';
+import { MAX_RULE_CAPACITY, MAX_SCHEDULE_RULES, MAX_START_TIMES, WEEKDAYS } from '../../lib/schedule.ts';
 import { VendorProfileSchema } from '../accounts/index.ts';
 import { CategoryRefSchema } from './categories.schemas.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
@@ -47,6 +48,64 @@ export const VendorRefSchema = Named(
     { business_name: Type.String(), slug: Type.String() },
     { examples: [{ business_name: 'Blue Lagoon Watersports', slug: 'blue-lagoon-watersports' }] },
   ),
+);
+
+const SCHEDULE_RULE_FIELDS = {
+  weekdays: Type.Array(StringEnum([...WEEKDAYS]), {
+    minItems: 1,
+    maxItems: WEEKDAYS.length,
+    uniqueItems: true,
+    description: 'the local weekdays it runs on, no repeats',
+  }),
+  start_times: Type.Array(Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }), {
+    minItems: 1,
+    maxItems: MAX_START_TIMES,
+    uniqueItems: true,
+    description: "local start times HH:MM in the vendor's time_zone, no repeats",
+  }),
+  from_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: 'first local date it runs (inclusive); null: no start',
+  }),
+  to_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: 'last local date it runs (inclusive, not before from_date); null: no end',
+  }),
+  capacity: Type.Union([Type.Integer({ minimum: 1, maximum: MAX_RULE_CAPACITY }), Type.Null()], {
+    description: "these departures' capacity; null: the offering's",
+  }),
+};
+
+export const ScheduleRuleSchema = Named(
+  'ScheduleRule',
+  Type.Object(SCHEDULE_RULE_FIELDS, {
+    description:
+      'One departure for each start time on each local date of its weekdays within its dates; where two ' +
+      "rules make the same instant, the first rule's capacity counts.",
+    examples: [
+      {
+        weekdays: ['sat', 'sun'],
+        start_times: ['09:00', '14:30'],
+        from_date: '2026-05-01',
+        to_date: '2026-09-30',
+        capacity: null,
+      },
+    ],
+  }),
+);
+
+const SCHEDULE_IN = Type.Array(
+  Type.Object({
+    ...SCHEDULE_RULE_FIELDS,
+    from_date: Type.Optional(SCHEDULE_RULE_FIELDS.from_date),
+    to_date: Type.Optional(SCHEDULE_RULE_FIELDS.to_date),
+    capacity: Type.Optional(SCHEDULE_RULE_FIELDS.capacity),
+  }),
+  {
+    maxItems: MAX_SCHEDULE_RULES,
+    description:
+      'departure rules (decisions §19); [] (default): unscheduled, booked for free windows. With rules, ' +
+      'requests must start at a departure (GET .../departures/). Changing them never changes bookings. ' +
+      'Errors name the member (schedule.0.start_times).',
+  },
 );
 
 const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> = {
@@ -95,7 +154,21 @@ const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> 
     }),
     output: StringEnum(['private', 'shared']),
   },
+  schedule: {
+    input: SCHEDULE_IN,
+    output: Type.Array(Ref(ScheduleRuleSchema)),
+  },
 };
+
+/** The longest booking cutoff: 30 days (decisions §19). */
+export const MAX_BOOKING_CUTOFF_MINUTES = 43_200;
+const BOOKING_CUTOFF_MINUTES = Type.Integer({
+  minimum: 0,
+  maximum: MAX_BOOKING_CUTOFF_MINUTES,
+  description:
+    'requests for a window (or departure) starting less than this many minutes after now are refused ' +
+    '(409 booking_conflict); default 0',
+});
 
 /** The longest free-cancellation period: a year (decisions §12). */
 export const MAX_FREE_CANCELLATION_HOURS = 8760;
@@ -140,7 +213,13 @@ export const CancellationPolicySchema = Named(
 );
 
 /** Writable fields a PUT may leave out (see buildListingSchemas). */
-const ADDED_LATER: ReadonlySet<string> = new Set<string>(['quantity', 'booking_mode', 'cancellation_policy']);
+const ADDED_LATER: ReadonlySet<string> = new Set<string>([
+  'quantity',
+  'booking_mode',
+  'cancellation_policy',
+  'schedule',
+  'booking_cutoff_minutes',
+]);
 
 // What the document's examples show for each kind.
 const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
@@ -149,6 +228,15 @@ const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
   duration_minutes: 120,
   capacity: 12,
   booking_mode: 'shared',
+  schedule: [
+    {
+      weekdays: ['sat', 'sun'],
+      start_times: ['09:00', '14:30'],
+      from_date: null,
+      to_date: null,
+      capacity: null,
+    },
+  ],
 };
 const EXAMPLE_LISTINGS: Record<ListingKind, { public_id: string; title: string; where: string }> = {
   equipment: { public_id: 'touring-kayak-1', title: 'Touring kayak', where: 'North dock, Port Blue' },
@@ -168,6 +256,7 @@ function listingExamples(kind: KindDescriptor) {
     [kind.priceField]: '45.00',
     ...attributes,
     cancellation_policy: { free_cancellation_hours: 48, late_refund_percent: 50 },
+    booking_cutoff_minutes: 120,
     is_active: true,
     category_id: 2,
   };
@@ -235,6 +324,7 @@ function buildListingSchemas(kind: KindDescriptor) {
     [kind.priceField]: MoneyIn,
     ...pick(kind, 'input'),
     cancellation_policy: CANCELLATION_POLICY_IN,
+    booking_cutoff_minutes: BOOKING_CUTOFF_MINUTES,
     is_active: Type.Boolean({ description: 'inactive listings are shown only to their vendor' }),
     category_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   };
@@ -266,6 +356,7 @@ function buildListingSchemas(kind: KindDescriptor) {
         }),
         ...pick(kind, 'output'),
         cancellation_policy: Ref(CancellationPolicySchema),
+        booking_cutoff_minutes: Type.Integer(),
         is_active: Type.Boolean(),
         category_id: Type.Integer(),
         category: Ref(CategoryRefSchema),

@@ -15,6 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
+import { normalizeSchedule, parseSchedule, scheduleErrors } from '../../lib/schedule.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
@@ -53,7 +54,11 @@ export type RecordClick = (click: DetailViewClick) => Promise<ViewClick>;
  * the list query, which joins `categories` and `vendor_profiles`: refer to columns qualified
  * (`listings.id`, not `id`).
  */
-export type AvailabilityFilter = (from: number, to: number) => repo.ListingsWhere;
+export type AvailabilityFilter = (
+  from: number,
+  to: number,
+  kind: ListingKind,
+) => repo.ListingsWhere | Promise<repo.ListingsWhere>;
 
 /** The catalog's lookups of visible listings, each through a cache of this app instance. */
 export interface ListingLookups {
@@ -126,6 +131,7 @@ const ATTRIBUTE_OUT: Record<ListingAttribute, (row: repo.ListingRow) => unknown>
   duration_minutes: (row) => row.duration_minutes,
   capacity: (row) => row.capacity,
   booking_mode: (row) => row.booking_mode,
+  schedule: (row) => parseSchedule(row.schedule),
 };
 
 /** A listing as the API shows it; the kind's own fields (price, location, attributes) by their API names. */
@@ -141,6 +147,7 @@ export interface Listing {
   /** the vendor's, read-only */
   currency: string;
   cancellation_policy: { free_cancellation_hours: number; late_refund_percent: number };
+  booking_cutoff_minutes: number;
   created_at: string;
   updated_at: string;
   /** in position order */
@@ -170,6 +177,7 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow, photos: Ph
       free_cancellation_hours: row.free_cancellation_hours,
       late_refund_percent: row.late_refund_percent,
     },
+    booking_cutoff_minutes: row.booking_cutoff_minutes,
     is_active: row.is_active === 1,
     category_id: row.category_id,
     category: { id: row.category_id, name: row.category_name, slug: row.category_slug },
@@ -213,14 +221,15 @@ function orderOf(ordering: Ordering = '-created_at'): repo.ListingOrder {
 }
 
 /** The filter of a public list, or null when its answer is certainly empty. */
-function publicFilter(
+async function publicFilter(
   deps: CatalogDeps,
   kind: KindDescriptor,
   query: PublicListQuery,
-): repo.ListingFilter | null {
+): Promise<repo.ListingFilter | null> {
   const errors: Record<string, string> = {};
   const filter: repo.ListingFilter = { kind: kind.kind, activeOnly: true };
   let empty = false;
+  let window: [number, number] | undefined;
 
   for (const bound of ['min_price', 'max_price'] as const) {
     if (query[bound] === undefined) continue;
@@ -241,10 +250,11 @@ function publicFilter(
       if (to <= from) errors.available_to = 'Must be after available_from.';
       else if (!deps.availableIn)
         errors.available_from = 'Filtering by availability is not supported by this server.';
-      else filter.extra = deps.availableIn(from, to);
+      else window = [from, to];
     }
   }
   if (Object.keys(errors).length) throw invalidFields(errors);
+  if (window && deps.availableIn) filter.extra = await deps.availableIn(window[0], window[1], kind.kind);
 
   if (query.category !== undefined) {
     if (/^\d+$/.test(query.category)) {
@@ -302,7 +312,7 @@ export async function listPublicListings(
   query: PublicListQuery,
   page: Page,
 ): Promise<PublicListings> {
-  const filter = publicFilter(deps, kind, query);
+  const filter = await publicFilter(deps, kind, query);
   const order = orderOf(query.ordering);
   const read = () => pageOfListings(deps.db, deps.media, kind, filter, order, page);
   // Pages filtered by availability depend on bookings and slots, which the catalog version does not
@@ -405,6 +415,13 @@ const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<str
   duration_minutes: (value) => value,
   capacity: (value) => value,
   booking_mode: (value) => value,
+  schedule: (value, errors) => {
+    const found = scheduleErrors(value);
+    Object.assign(errors, found);
+    return Object.keys(found).length
+      ? undefined
+      : JSON.stringify(normalizeSchedule(value as Record<string, unknown>[]));
+  },
 };
 
 /**
@@ -437,6 +454,7 @@ async function columnsOf(
     | undefined;
   values.free_cancellation_hours = policy?.free_cancellation_hours;
   values.late_refund_percent = policy?.late_refund_percent;
+  values.booking_cutoff_minutes = body.booking_cutoff_minutes as number | undefined;
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);

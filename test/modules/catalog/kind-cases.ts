@@ -33,6 +33,8 @@ const COMMON_KEYS = [
   'vendor',
   'currency',
   'cancellation_policy',
+  // decisions §19: requests close this long before a window starts (both kinds)
+  'booking_cutoff_minutes',
   'created_at',
   'updated_at',
   // decisions §16: the listing's photos, in order (empty until one is uploaded)
@@ -66,6 +68,8 @@ export const ADVENTURE_CASE: KindCase = {
     'duration_minutes',
     'capacity',
     'booking_mode',
+    // decisions §19: the departures' rules ([]: unscheduled)
+    'schedule',
     'price_per_person',
   ].sort(),
 };

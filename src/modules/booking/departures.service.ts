@@ -1,0 +1,253 @@
+import type { Db } from '../../db/database.ts';
+import { AppError, invalidFields, notFound } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { DAY_MS, formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
+import {
+  type Departure,
+  departureAt,
+  departuresBetween,
+  findDeparture,
+  isScheduled,
+  parseSchedule,
+} from '../../lib/schedule.ts';
+import type { ListingLookups, ListingRef } from '../catalog/index.ts';
+import {
+  type DepartureTerms,
+  type DepartureVerdict,
+  evaluateDeparture,
+  type TimeWindow,
+} from './availability.ts';
+import type { AskedWindow } from './booking.input.ts';
+import { parseInstant } from './booking.input.ts';
+import {
+  activeScheduledOfferings,
+  type DepartureRangeFacts,
+  departureFacts,
+  departureFactsOf,
+} from './departures.repository.ts';
+
+// Departures of scheduled offerings (decisions §19): the public list, and the departure a booking request
+// or an availability check asks for. The schedule makes them (src/lib/schedule.ts), rule 5 of
+// availability.ts decides on each; nothing here decides twice.
+
+/** How far the departures endpoints look by default, and at most. */
+export const DEFAULT_RANGE_DAYS = 14;
+export const MAX_RANGE_DAYS = 92;
+
+/** A scheduled adventure offering's ref (durationMinutes is required on adventures). */
+export const isScheduledOffering = (listing: ListingRef): boolean =>
+  listing.kind === 'adventure' && isScheduled(listing.schedule);
+
+const durationMsOf = (listing: ListingRef) => (listing.durationMinutes ?? 0) * MINUTE_MS;
+
+/** What of an offering its departures' terms come from. */
+type OfferingTerms = Pick<ListingRef, 'capacity' | 'bookingMode' | 'bookingCutoffMinutes'>;
+
+/** The offering's terms for one departure the schedule makes. */
+export function termsOf(listing: OfferingTerms, departure: Departure): DepartureTerms {
+  return {
+    startsAt: departure.startsAt,
+    endsAt: departure.endsAt,
+    capacity: departure.capacity ?? listing.capacity ?? 1,
+    shared: listing.bookingMode === 'shared',
+    cutoffMinutes: listing.bookingCutoffMinutes,
+  };
+}
+
+/** Rule 5 for one departure, from the facts of a range holding it. */
+export function verdictOf(
+  listing: OfferingTerms,
+  departure: Departure,
+  facts: DepartureRangeFacts,
+  now: number,
+  units = 1,
+): DepartureVerdict {
+  const override = facts.overrides.get(departure.startsAt);
+  return evaluateDeparture(termsOf(listing, departure), { ...facts, override }, now, units);
+}
+
+/** A departure as the public endpoint shows it. */
+export function departureView(departure: Departure, verdict: DepartureVerdict) {
+  return {
+    starts_at: formatDateTime(departure.startsAt),
+    ends_at: formatDateTime(departure.endsAt),
+    local_date: departure.localDate,
+    local_time: departure.localTime,
+    capacity: verdict.capacity,
+    remaining: verdict.remaining,
+    status: verdict.status,
+    cutoff_at: formatDateTime(verdict.cutoffAt),
+  };
+}
+export type DepartureView = ReturnType<typeof departureView>;
+
+/** The range of a departures query: from now, 14 days by default; `to > from`, at most 92 days (400). */
+export function departureRange(query: { from?: string; to?: string }, now: number): TimeWindow {
+  const startsAt = query.from === undefined ? now : parseInstant('from', query.from);
+  const endsAt =
+    query.to === undefined ? startsAt + DEFAULT_RANGE_DAYS * DAY_MS : parseInstant('to', query.to);
+  if (endsAt <= startsAt) throw invalidFields({ to: 'to must be after from.' });
+  if (endsAt - startsAt > MAX_RANGE_DAYS * DAY_MS)
+    throw invalidFields({ to: `The range may span at most ${MAX_RANGE_DAYS} days.` });
+  return { startsAt, endsAt };
+}
+
+/** The departures of an offering starting in the range, each with its verdict at `now`. */
+export async function departuresWithVerdicts(db: Db, listing: ListingRef, range: TimeWindow, now: number) {
+  if (!isScheduledOffering(listing)) return { facts: undefined, departures: [] };
+  const departures = departuresBetween(
+    listing.schedule,
+    listing.durationMinutes ?? 0,
+    listing.timeZone,
+    range.startsAt,
+    range.endsAt,
+  );
+  const facts = await departureFactsOf(
+    db,
+    listing.id,
+    { from: range.startsAt, to: range.endsAt, durationMs: durationMsOf(listing) },
+    now,
+  );
+  return {
+    facts,
+    departures: departures.map((departure) => ({
+      departure,
+      verdict: verdictOf(listing, departure, facts, now),
+    })),
+  };
+}
+
+export interface DeparturesDeps {
+  db: Db;
+  clock: Clock;
+  listings: Pick<ListingLookups, 'byId' | 'byPublicId'>;
+}
+
+/** The range's header as both departures endpoints show it. */
+export const rangeView = (listing: ListingRef, range: TimeWindow) => ({
+  public_id: listing.publicId,
+  time_zone: listing.timeZone,
+  from: formatDateTime(range.startsAt),
+  to: formatDateTime(range.endsAt),
+  scheduled: isScheduledOffering(listing),
+});
+
+/** GET /adventrues/offerings/{public_id}/departures/ (public; an invisible offering is 404). */
+export async function listPublicDepartures(
+  deps: DeparturesDeps,
+  publicId: string,
+  query: { from?: string; to?: string },
+) {
+  const now = deps.clock.now().getTime();
+  const range = departureRange(query, now);
+  const found = await deps.listings.byPublicId(deps.db, 'adventure', publicId);
+  const listing = found && (await deps.listings.byId(deps.db, 'adventure', found.ref.id));
+  if (!listing) throw notFound('Adventure offering not found.');
+  const { departures } = await departuresWithVerdicts(deps.db, listing, range, now);
+  return {
+    ...rangeView(listing, range),
+    departures: departures.map(({ departure, verdict }) => departureView(departure, verdict)),
+  };
+}
+
+/** The departure a request or check asks for, with its facts, or why it is none. */
+export type AskedDeparture =
+  | { departure: Departure; facts: DepartureRangeFacts; error?: undefined }
+  | { departure?: undefined; facts?: undefined; error: Record<string, string> };
+
+/**
+ * The departure starting at the asked starts_at (none: an error on starts_at), whose end the asked
+ * ends_at, when given, must be (else an error on ends_at), and the facts rule 5 decides it on.
+ */
+export async function askedDeparture(
+  db: Db,
+  listing: ListingRef,
+  asked: AskedWindow,
+  now: number,
+): Promise<AskedDeparture> {
+  const departure = departureAt(
+    listing.schedule,
+    listing.durationMinutes ?? 0,
+    listing.timeZone,
+    asked.startsAt,
+  );
+  if (!departure)
+    return {
+      error: {
+        starts_at:
+          'This offering leaves at set times: starts_at must be one of its departures (GET .../departures/).',
+      },
+    };
+  if (asked.endsAt !== null && asked.endsAt !== departure.endsAt)
+    return {
+      error: {
+        ends_at: `ends_at must be the departure's end, ${formatDateTime(departure.endsAt)}, or left out.`,
+      },
+    };
+  const facts = await departureFactsOf(
+    db,
+    listing.id,
+    { from: departure.startsAt, to: departure.startsAt + 1, durationMs: durationMsOf(listing) },
+    now,
+  );
+  return { departure, facts };
+}
+
+/** The 409 of a departure a request cannot take, saying why. */
+export function departureConflict(verdict: DepartureVerdict, units: number): AppError {
+  let detail: string;
+  if (verdict.closedBy === 'cutoff') detail = closedDetail(verdict.cutoffAt);
+  else if (verdict.closedBy === 'vendor') detail = 'Booking has closed: the vendor closed this departure.';
+  else if (verdict.closedBy === 'slot')
+    detail = 'Booking has closed: an unavailable slot closes this departure.';
+  else if (verdict.remaining === 0) detail = 'This departure is sold out.';
+  else
+    detail = `Only ${verdict.remaining} of ${verdict.capacity} seats are free on this departure (asked ${units}).`;
+  return new AppError('booking_conflict', detail);
+}
+
+/** The detail of a request refused by the listing's booking cutoff. */
+export function closedDetail(cutoffAt: number): string {
+  return `Booking has closed: requests for this window closed at ${formatDateTime(cutoffAt)} (the listing's booking cutoff).`;
+}
+
+/**
+ * The active scheduled offerings with at least one open departure with a free seat starting in
+ * [from, to) (decisions §19: the available_from/available_to filter), each decided by rule 5 on the facts
+ * of the whole range, read for all of them at once.
+ */
+export async function offeringsWithOpenDeparture(
+  db: Db,
+  from: number,
+  to: number,
+  now: number,
+): Promise<number[]> {
+  const offerings = await activeScheduledOfferings(db);
+  if (offerings.length === 0) return [];
+  const longest = Math.max(...offerings.map((o) => o.duration_minutes ?? 0));
+  const facts = await departureFacts(
+    db,
+    { listingIds: offerings.map((o) => o.id), from, to, durationMs: longest * MINUTE_MS },
+    now,
+  );
+  const kept: number[] = [];
+  for (const o of offerings) {
+    const terms = {
+      capacity: o.capacity,
+      bookingMode: o.booking_mode,
+      bookingCutoffMinutes: o.booking_cutoff_minutes,
+    };
+    const ofListing = facts.get(o.id);
+    if (!ofListing) continue;
+    const open = await findDeparture(
+      parseSchedule(o.schedule),
+      o.duration_minutes ?? 0,
+      o.time_zone,
+      from,
+      to,
+      (chunk) => chunk.find((d) => verdictOf(terms, d, ofListing, now).isAvailable),
+    );
+    if (open) kept.push(o.id);
+  }
+  return kept;
+}
