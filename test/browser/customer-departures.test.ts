@@ -1,8 +1,9 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../reliability/server-process.ts';
 import { apiOf, seedShop } from './customer-seed.ts';
 import { browserAvailable, expectAccessible, expectQuietConsole, useWorld } from './harness.ts';
-import { PHONE, QUIET, registerCustomer } from './vendor-api.ts';
+import { apiCall, PHONE, QUIET, registerCustomer } from './vendor-api.ts';
 
 // A customer books a scheduled tour in Chromium (decisions §19, §26): a date, that day's departures with
 // the seats left (full and closed ones not selectable), one of them, participants, Request booking; the
@@ -17,6 +18,15 @@ interface Departure {
   status: string;
 }
 
+/** Logs a customer in through the form, which then shows `path`. */
+async function logInTo(page: Page, email: string, path: string) {
+  await page.goto(`/login?next=${path}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`**${path}`);
+}
+
 describe.skipIf(!browserAvailable)('booking a scheduled tour', () => {
   const world = useWorld();
 
@@ -26,10 +36,9 @@ describe.skipIf(!browserAvailable)('booking a scheduled tour', () => {
     const shop = await seedShop(base);
     const tour = shop.adventure;
     // every day at 09:00, 14:30 and 18:00 Lisbon time, 8 seats (the offering's capacity)
-    const patch = await fetch(`${base}/api/v1/adventrues/vendor/offerings/${tour.id}/`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${shop.vendorToken}` },
-      body: JSON.stringify({
+    await apiCall(base, 'PATCH', `/api/v1/adventrues/vendor/offerings/${tour.id}/`, {
+      token: shop.vendorToken,
+      body: {
         schedule: [
           {
             weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
@@ -39,9 +48,8 @@ describe.skipIf(!browserAvailable)('booking a scheduled tour', () => {
             capacity: null,
           },
         ],
-      }),
+      },
     });
-    expect(patch.status).toBe(200);
 
     // a day four days ahead: its 14:30 is sold out by another customer, its 18:00 closed by the vendor
     const coming = (await api.get(`/api/v1/adventrues/offerings/${tour.public_id}/departures/`))
@@ -56,23 +64,12 @@ describe.skipIf(!browserAvailable)('booking a scheduled tour', () => {
       { adventure_offering_id: tour.id, starts_at: afternoon.starts_at, participants_count: 8 },
       other.token,
     );
-    const closing = await fetch(
-      `${base}/api/v1/adventrues/vendor/offerings/${tour.id}/departures/${encodeURIComponent(evening.starts_at)}/`,
-      {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${shop.vendorToken}` },
-        body: JSON.stringify({ is_closed: true }),
-      },
-    );
-    expect(closing.status).toBe(200);
+    const departurePath = `/api/v1/adventrues/vendor/offerings/${tour.id}/departures/${encodeURIComponent(evening.starts_at)}/`;
+    await apiCall(base, 'PATCH', departurePath, { token: shop.vendorToken, body: { is_closed: true } });
 
     const customer = await registerCustomer(base);
     const page = await world.newPage();
-    await page.goto(`/login?next=/adventures/${tour.public_id}`);
-    await page.getByLabel('Email').fill(customer.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`**/adventures/${tour.public_id}`);
+    await logInTo(page, customer.email, `/adventures/${tour.public_id}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(tour.title);
 
     // the coming departures in the availability table, with no free start field anywhere
@@ -90,8 +87,7 @@ describe.skipIf(!browserAvailable)('booking a scheduled tour', () => {
       .getByRole('radio')
       .evaluateAll((inputs) =>
         inputs.map(
-          (i) =>
-            `${i.parentElement?.textContent?.trim()}${(i as HTMLInputElement).disabled ? ' (disabled)' : ''}`,
+          (i) => `${i.parentElement?.textContent?.trim()}${i.hasAttribute('disabled') ? ' (disabled)' : ''}`,
         ),
       );
     expect(names).toEqual(['09:00 · 8 left', '14:30 · Sold out (disabled)', '18:00 · Closed (disabled)']);
@@ -134,11 +130,7 @@ describe.skipIf(!browserAvailable)('booking a scheduled tour', () => {
     const shop = await seedShop(world.server.url);
     const customer = await registerCustomer(world.server.url);
     const page = await world.newPage({ viewport: PHONE });
-    await page.goto(`/login?next=/adventures/${shop.adventure.public_id}`);
-    await page.getByLabel('Email').fill(customer.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`**/adventures/${shop.adventure.public_id}`);
+    await logInTo(page, customer.email, `/adventures/${shop.adventure.public_id}`);
     await expect.poll(() => page.getByLabel('Start', { exact: true }).count()).toBe(1);
     expect(await page.getByLabel('Date', { exact: true }).count()).toBe(0);
     expect(await page.getByRole('radio').count()).toBe(0);

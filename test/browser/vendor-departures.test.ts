@@ -20,15 +20,16 @@ import {
 const WEEK = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const DESKTOP = { width: 1280, height: 900 };
 
-/** A `YYYY-MM-DD` local date as the page writes it (an en-US Chromium, like this process). */
+/** How an en-US reader (this process, and the test's Chromium) sees a `YYYY-MM-DD` date: "Sun, Nov 29, 2026". */
+const DATE_WORDS = {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+} as const;
 const dateWords = (localDate: string) =>
-  new Intl.DateTimeFormat(undefined, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${localDate}T00:00:00Z`));
+  new Intl.DateTimeFormat(undefined, DATE_WORDS).format(new Date(`${localDate}T00:00:00Z`));
 
 describe.skipIf(!browserAvailable)('vendor dashboard: schedule and departures', () => {
   const world = useWorld();
@@ -115,6 +116,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: schedule and departures', 
     await apiCall(base, 'POST', `/api/v1/booking/bookings/${paid.id}/approve/`, {
       token: vendor.token,
       body: {},
+      status: 200,
     });
     const paymentId = await pay(base, payer.token, paid.id as number);
     const asker = await registerCustomer(base);
