@@ -36,7 +36,15 @@ export function useUpcomingDepartures(listing: Adventure | undefined): {
   return { list, error };
 }
 
-/** The coming departures, a row each: when, and the seats left or why it cannot be booked. */
+/** The departures by local date, in the API's order (by start). */
+function byDate(departures: Departure[]): [string, Departure[]][] {
+  const days = new Map<string, Departure[]>();
+  for (const departure of departures)
+    days.set(departure.local_date, [...(days.get(departure.local_date) ?? []), departure]);
+  return [...days];
+}
+
+/** The coming departures, a row a day: each start time with its seats left or why it cannot be booked. */
 export function DepartureTable({ list }: { list: DepartureList }) {
   if (list.departures.length === 0) return <Notice>No departures in the coming two weeks.</Notice>;
   return (
@@ -46,16 +54,22 @@ export function DepartureTable({ list }: { list: DepartureList }) {
         <thead>
           <tr>
             <th scope="col">Date</th>
-            <th scope="col">Time</th>
-            <th scope="col">Seats</th>
+            <th scope="col">Departures</th>
           </tr>
         </thead>
         <tbody>
-          {list.departures.map((departure) => (
-            <tr key={departure.starts_at}>
-              <td>{calendarDate(departure.local_date)}</td>
-              <td>{departure.local_time}</td>
-              <td class={bookable(departure) ? 'free' : 'taken'}>{seatsWords(departure)}</td>
+          {byDate(list.departures).map(([localDate, departures]) => (
+            <tr key={localDate}>
+              <th scope="row">{calendarDate(localDate)}</th>
+              <td>
+                <ul class="day-departures">
+                  {departures.map((departure) => (
+                    <li key={departure.starts_at} class={bookable(departure) ? 'free' : 'taken'}>
+                      {departure.local_time} · {seatsWords(departure)}
+                    </li>
+                  ))}
+                </ul>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -128,15 +128,18 @@ function DepartureRow({
       <td>
         {!departure.cancelled_at && (
           <div class="row">
-            <button
-              type="button"
-              class="button"
-              disabled={toggle.busy}
-              onClick={toggle.run}
-              aria-label={`${closedByVendor(departure) ? 'Reopen' : 'Close'} ${when(departure)}`}
-            >
-              {closedByVendor(departure) ? 'Reopen' : 'Close'}
-            </button>
+            {/* once its cutoff has passed, closing or reopening it changes nothing a customer can do */}
+            {departure.closed_by !== 'cutoff' && (
+              <button
+                type="button"
+                class="button"
+                disabled={toggle.busy}
+                onClick={toggle.run}
+                aria-label={`${closedByVendor(departure) ? 'Reopen' : 'Close'} ${when(departure)}`}
+              >
+                {closedByVendor(departure) ? 'Reopen' : 'Close'}
+              </button>
+            )}
             <button
               type="button"
               class="button danger"
@@ -153,7 +156,7 @@ function DepartureRow({
   );
 }
 
-/** The offering's coming departures; a schedule change remounts it (its `key`), so it loads them again. */
+/** The offering's coming departures, with the vendor's actions on each. */
 export function DepartureList({ offering }: { offering: Adventure }) {
   const headingId = useId();
   const [days, setDays] = useState(STEP_DAYS);

@@ -197,7 +197,8 @@ export function ListingEditPage() {
       {kind === 'adventure' && (
         <>
           <ScheduleEditor offering={current as Adventure} onSaved={listing.reload} />
-          <DepartureList offering={current as Adventure} />
+          {/* a saved change (schedule, capacity, cutoff) remounts the list, which loads it again */}
+          <DepartureList key={current.updated_at} offering={current as Adventure} />
         </>
       )}
       <SlotCalendar kind={kind} listingId={current.id} />
