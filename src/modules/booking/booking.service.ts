@@ -15,6 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
+import { isScheduled } from '../../lib/schedule.ts';
 import { type EventType, recordEvent } from '../../outbox/events.ts';
 import {
   findVisibleListing,
@@ -58,6 +59,7 @@ import {
 import { type CancellationPolicy, customerRefundCents, inFreeCancellation } from './cancellation.ts';
 import {
   askedDeparture,
+  checkDepartureLimits,
   closedDetail,
   departureConflict,
   isScheduledOffering,
@@ -510,6 +512,8 @@ export async function checkLimitEdit(trx: Db, edit: LimitEdit, now: number): Pro
       : edit.fields.has('booking_mode') || (edit.bookingMode === 'shared' && edit.fields.has('capacity'));
   if (!relevant) return;
   const holds = await holdsEndingAfter(trx, edit.id, now);
+  if (edit.kind === 'adventure' && isScheduled(edit.schedule))
+    return checkDepartureLimits(trx, edit, holds, now);
   const peak = peakUnits({ startsAt: now, endsAt: Number.MAX_SAFE_INTEGER }, holds, limit.countUnits);
   if (peak <= limit.limit) return;
   if (edit.kind === 'equipment')

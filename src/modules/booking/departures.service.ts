@@ -10,7 +10,7 @@ import {
   isScheduled,
   parseSchedule,
 } from '../../lib/schedule.ts';
-import type { ListingLookups, ListingRef } from '../catalog/index.ts';
+import { findListingById, type LimitEdit, type ListingLookups, type ListingRef } from '../catalog/index.ts';
 import {
   type DepartureTerms,
   type DepartureVerdict,
@@ -250,4 +250,54 @@ export async function offeringsWithOpenDeparture(
     if (open) kept.push(o.id);
   }
   return kept;
+}
+
+/**
+ * checkLimitEdit for a scheduled offering: seats are counted per departure (rule 5), so an edit of its
+ * capacity or booking mode must leave each departure's current and future bookings within that
+ * departure's capacity (a vendor's, its rule's, else the new offering capacity), and at most one booking
+ * on a private departure. Bookings at an instant the schedule no longer makes hold no departure a request
+ * could take, and are left out. 409 booking_conflict naming the departure otherwise.
+ */
+export async function checkDepartureLimits(
+  trx: Db,
+  edit: LimitEdit,
+  holds: readonly (TimeWindow & { units: number })[],
+  now: number,
+): Promise<void> {
+  const listing = await findListingById(trx, 'adventure', edit.id);
+  if (!listing || holds.length === 0) return;
+  const edited: ListingRef = {
+    ...listing,
+    capacity: edit.capacity,
+    bookingMode: edit.bookingMode,
+    schedule: edit.schedule,
+  };
+  const starts = [...new Set(holds.map((h) => h.startsAt))].sort((a, b) => a - b);
+  const facts = await departureFactsOf(
+    trx,
+    listing.id,
+    { from: starts[0], to: starts[starts.length - 1] + 1, durationMs: durationMsOf(listing) },
+    now,
+  );
+  for (const startsAt of starts) {
+    const departure = departureAt(edited.schedule, edited.durationMinutes ?? 0, edited.timeZone, startsAt);
+    if (!departure) continue;
+    // the cutoff does not matter here: what is held must fit, whether or not more can be requested
+    const verdict = verdictOf(
+      { ...edited, bookingCutoffMinutes: 0 },
+      departure,
+      facts,
+      Number.MIN_SAFE_INTEGER,
+    );
+    const over =
+      edited.bookingMode === 'shared' ? verdict.heldSeats > verdict.capacity : verdict.holdingBookings > 1;
+    if (over)
+      throw new AppError(
+        'booking_conflict',
+        edited.bookingMode === 'shared'
+          ? `capacity cannot be ${edit.capacity}: the departure at ${formatDateTime(startsAt)} holds ${verdict.heldSeats} seats.`
+          : `booking_mode cannot be private: the departure at ${formatDateTime(startsAt)} has ${verdict.holdingBookings} bookings.`,
+      );
+  }
 }

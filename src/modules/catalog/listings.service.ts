@@ -15,7 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
-import { normalizeSchedule, parseSchedule, scheduleErrors } from '../../lib/schedule.ts';
+import { normalizeSchedule, parseSchedule, type ScheduleRule, scheduleErrors } from '../../lib/schedule.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
@@ -79,6 +79,8 @@ export interface LimitEdit {
   quantity: number;
   capacity: number | null;
   bookingMode: BookingMode;
+  /** adventures: the schedule the edit leaves (a scheduled offering's seats are counted per departure) */
+  schedule: ScheduleRule[];
   fields: ReadonlySet<LimitField>;
 }
 
@@ -558,6 +560,7 @@ export async function updateListing(
           quantity: values.quantity ?? current.quantity,
           capacity: values.capacity === undefined ? current.capacity : values.capacity,
           bookingMode: values.booking_mode ?? current.booking_mode,
+          schedule: parseSchedule(values.schedule ?? current.schedule),
           fields,
         };
         if (kind.kind === 'adventure') requireSharedCapacity(edit.bookingMode, edit.capacity);

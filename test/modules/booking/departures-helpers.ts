@@ -22,6 +22,8 @@ export interface TourWorld {
   ) => Promise<LightMyRequestResponse>;
   /** GET the public departures, from..to */
   departures: (query?: Record<string, string>) => Promise<DepartureList>;
+  /** PATCH the tour as its vendor */
+  patchTour: (payload: Record<string, unknown>) => Promise<LightMyRequestResponse>;
   /** approve, open an intent and pay a booking; its payment id */
   pay: (bookingId: number) => Promise<number>;
 }
@@ -67,7 +69,14 @@ export async function tourWorld(t: TestApp, overrides: Record<string, unknown> =
     if (paid.json().payment_status !== 'succeeded') throw new Error(`payment: ${paid.body}`);
     return payment.id as number;
   };
-  return { api, vendor, customer, tour, request, departures, pay };
+  const patchTour = (payload: Record<string, unknown>) =>
+    api({
+      method: 'PATCH',
+      url: `/api/v1/adventrues/vendor/offerings/${tour.id}/`,
+      token: vendor.token,
+      payload,
+    });
+  return { api, vendor, customer, tour, request, departures, patchTour, pay };
 }
 
 /** The path of one departure of the vendor's offering, its instant URL-encoded. */

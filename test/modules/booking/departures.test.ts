@@ -25,12 +25,7 @@ describe('schedule and booking_cutoff_minutes on listings', () => {
       { weekdays: ['sat'], start_times: ['09:00', '14:30'], from_date: null, to_date: null, capacity: null },
     ]);
     expect(w.tour.booking_cutoff_minutes).toBe(90);
-    const patched = await w.api({
-      method: 'PATCH',
-      url: `/api/v1/adventrues/vendor/offerings/${w.tour.id}/`,
-      token: w.vendor.token,
-      payload: { title: 'Sunset kayak tour' },
-    });
+    const patched = await w.patchTour({ title: 'Sunset kayak tour' });
     expect(patched.json().schedule).toEqual(w.tour.schedule);
     const detail = await w.api({ method: 'GET', url: `/api/v1/adventrues/offerings/${w.tour.public_id}/` });
     expect(detail.json().schedule[0].start_times).toEqual(['09:00', '14:30']);
@@ -49,13 +44,7 @@ describe('schedule and booking_cutoff_minutes on listings', () => {
 
   it('refuses a bad schedule with a 400 naming the member, and writes nothing', async () => {
     const w = await tourWorld(t);
-    const patch = (payload: Record<string, unknown>) =>
-      w.api({
-        method: 'PATCH',
-        url: `/api/v1/adventrues/vendor/offerings/${w.tour.id}/`,
-        token: w.vendor.token,
-        payload,
-      });
+    const patch = w.patchTour;
     const rule = { weekdays: ['mon'], start_times: ['09:00'] };
     const cases: [unknown, string][] = [
       [[{ ...rule, start_times: ['09:00', '09:00'] }], 'schedule.0.start_times'],
@@ -355,13 +344,7 @@ describe('booking requests on a scheduled offering', () => {
   it('keeps bookings as they are when the schedule changes, and they still hold their seats', async () => {
     const w = await tourWorld(t);
     const booked = await w.request(SAT_0900, { participants_count: 8 });
-    const patch = (schedule: unknown) =>
-      w.api({
-        method: 'PATCH',
-        url: `/api/v1/adventrues/vendor/offerings/${w.tour.id}/`,
-        token: w.vendor.token,
-        payload: { schedule },
-      });
+    const patch = (schedule: unknown) => w.patchTour({ schedule });
     expect((await patch([{ weekdays: ['sun'], start_times: ['10:00'] }])).statusCode).toBe(200);
     const after = await w.api({
       method: 'GET',
