@@ -86,6 +86,12 @@ describe.skipIf(!browserAvailable)('vendor dashboard: schedule and departures', 
       },
     ]);
 
+    // a second rule can be added and removed again before saving
+    await schedule.getByRole('button', { name: 'Add rule' }).click();
+    await expect.poll(() => schedule.getByRole('group', { name: 'Rule 2' }).count()).toBe(1);
+    await schedule.getByRole('button', { name: 'Remove rule 2' }).click();
+    expect(await schedule.getByRole('group', { name: /^Rule \d$/ }).count()).toBe(1);
+
     // the list shows the new departures at once, two a day in New York's times
     const coming = (await apiCall(base, 'GET', '/api/v1/adventrues/offerings/cape-whales/departures/'))
       .departures as Json[];
