@@ -132,6 +132,39 @@ describe.skipIf(!browserAvailable)('booking a scheduled tour', () => {
     expectQuietConsole(world, QUIET);
   });
 
+  it('offers the first date of a season that starts after the coming two weeks', async () => {
+    const base = world.server.url;
+    const shop = await seedShop(base);
+    const opening = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    await apiCall(base, 'PATCH', `/api/v1/adventrues/vendor/offerings/${shop.adventure.id}/`, {
+      token: shop.vendorToken,
+      body: {
+        schedule: [
+          {
+            weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+            start_times: ['10:00'],
+            from_date: opening,
+          },
+        ],
+      },
+    });
+    const customer = await registerCustomer(base);
+    const page = await world.newPage({ viewport: PHONE });
+    await logInTo(page, customer.email, `/adventures/${shop.adventure.public_id}`);
+    await expect.poll(() => page.getByLabel('Date').inputValue()).toBe(opening);
+    expect(
+      await page
+        .getByRole('radio')
+        .evaluateAll((inputs) => inputs.map((i) => i.parentElement?.textContent?.trim())),
+    ).toEqual(['10:00 · 8 left']);
+    const notice = page.getByRole('region', { name: 'Availability' }).getByRole('status');
+    expect(await notice.textContent()).toMatch(
+      /^No departures in the coming two weeks\. The next one with seats leaves on .+ at 10:00\.$/,
+    );
+    await expectAccessible(page);
+    expectQuietConsole(world, QUIET);
+  });
+
   it('keeps the free start field for an adventure without a schedule', async () => {
     const shop = await seedShop(world.server.url);
     const customer = await registerCustomer(world.server.url);

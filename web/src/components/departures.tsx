@@ -20,20 +20,45 @@ export function seatsWords(departure: Departure): string {
   return `${departure.remaining} left`;
 }
 
-/** The coming departures (the API's default range), loaded once the listing is known to be scheduled. */
-export function useUpcomingDepartures(listing: Adventure | undefined): {
+/** How far past the coming two weeks the page looks for the next departure with seats (the API's most). */
+const LOOK_AHEAD_DAYS = 92;
+
+export interface Upcoming {
+  /** the coming departures (the API's default range) */
   list?: DepartureList;
+  /** the first of them with seats, or the first after them (a season that starts later); null: none */
+  next?: Departure | null;
   error: unknown;
-} {
-  const [list, setList] = useState<DepartureList | undefined>(undefined);
-  const [error, setError] = useState<unknown>(null);
+}
+
+async function loadUpcoming(publicId: string): Promise<Required<Omit<Upcoming, 'error'>>> {
+  const list = await fetchDepartures(publicId);
+  const soon = list.departures.find(bookable);
+  if (soon) return { list, next: soon };
+  const later = await fetchDepartures(publicId, {
+    from: list.to,
+    to: new Date(Date.parse(list.to) + LOOK_AHEAD_DAYS * DAY_MS).toISOString(),
+  });
+  return { list, next: later.departures.find(bookable) ?? null };
+}
+
+/** The coming departures, loaded once the listing is known to be scheduled. */
+export function useUpcomingDepartures(listing: Adventure | undefined): Upcoming {
+  const [upcoming, setUpcoming] = useState<Upcoming>({ error: null });
   const publicId = listing?.public_id;
   useEffect(() => {
-    setList(undefined);
-    setError(null);
-    if (publicId) fetchDepartures(publicId).then(setList, setError);
+    setUpcoming({ error: null });
+    if (!publicId) return;
+    let current = true;
+    loadUpcoming(publicId).then(
+      (loaded) => current && setUpcoming({ ...loaded, error: null }),
+      (error) => current && setUpcoming({ error }),
+    );
+    return () => {
+      current = false;
+    };
   }, [publicId]);
-  return { list, error };
+  return upcoming;
 }
 
 /** The departures by local date, in the API's order (by start). */
@@ -45,8 +70,14 @@ function byDate(departures: Departure[]): [string, Departure[]][] {
 }
 
 /** The coming departures, a row a day: each start time with its seats left or why it cannot be booked. */
-export function DepartureTable({ list }: { list: DepartureList }) {
-  if (list.departures.length === 0) return <Notice>No departures in the coming two weeks.</Notice>;
+export function DepartureTable({ list, next }: { list: DepartureList; next: Departure | null }) {
+  if (list.departures.length === 0)
+    return (
+      <Notice>
+        No departures in the coming two weeks.
+        {next && ` The next one with seats leaves on ${calendarDate(next.local_date)} at ${next.local_time}.`}
+      </Notice>
+    );
   return (
     <div class="table-scroll">
       <table class="availability departures-table">
@@ -166,17 +197,19 @@ function DeparturePicker({
  */
 export function ScheduledBooking({
   listing,
-  upcoming,
+  list,
+  next,
   clickId,
   onBooked,
 }: {
   listing: Adventure;
-  upcoming: DepartureList;
+  list: DepartureList;
+  next: Departure | null;
   clickId: number | null;
   onBooked: (booking: Booking) => void;
 }) {
   const [chosen, setChosen] = useState<Departure | null>(null);
-  const first = upcoming.departures.find(bookable) ?? upcoming.departures[0];
+  const first = next ?? list.departures[0];
   return (
     <div class="stack">
       <DeparturePicker

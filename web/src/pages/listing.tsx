@@ -3,9 +3,13 @@ import { useRoute } from 'preact-iso';
 import type { Schemas } from '../api.ts';
 import { AvailabilityView, useSlots } from '../components/availability.tsx';
 import { type Booking, BookingForm } from '../components/booking-form.tsx';
-import { DepartureTable, ScheduledBooking, useUpcomingDepartures } from '../components/departures.tsx';
 import {
-  type DepartureList,
+  DepartureTable,
+  ScheduledBooking,
+  type Upcoming,
+  useUpcomingDepartures,
+} from '../components/departures.tsx';
+import {
   fetchListing,
   isEquipment,
   isScheduled,
@@ -84,7 +88,7 @@ export function ListingPage({ base = '' }: { base?: string }) {
           <BookingPanel
             listing={listing}
             slots={slots.slots}
-            upcoming={upcoming.list}
+            upcoming={upcoming}
             clickId={clickId}
             sitePath={sitePath}
             inFrame={base !== ''}
@@ -149,14 +153,10 @@ function ListingAvailability({
   return <AvailabilityView listing={listing} slots={slots} />;
 }
 
-function ListingDepartures({
-  upcoming: { list, error },
-}: {
-  upcoming: ReturnType<typeof useUpcomingDepartures>;
-}) {
+function ListingDepartures({ upcoming: { list, next, error } }: { upcoming: Upcoming }) {
   if (error) return <ErrorMessage error={error} />;
-  if (!list) return <Loading what="Finding departures" />;
-  return <DepartureTable list={list} />;
+  if (!list || next === undefined) return <Loading what="Finding departures" />;
+  return <DepartureTable list={list} next={next} />;
 }
 
 function BookingPanel({
@@ -169,7 +169,7 @@ function BookingPanel({
 }: {
   listing: Listing;
   slots: Slot[] | undefined;
-  upcoming: DepartureList | undefined;
+  upcoming: Upcoming;
   clickId: number | null;
   sitePath: string;
   inFrame: boolean;
@@ -207,9 +207,15 @@ function BookingPanel({
     );
   if (!user.is_customer) return <p>Vendor accounts cannot book: log in with a customer account to book.</p>;
   if (isScheduled(listing))
-    return upcoming ? (
-      <ScheduledBooking listing={listing} upcoming={upcoming} clickId={clickId} onBooked={setBooked} />
-    ) : (
+    return upcoming.list && upcoming.next !== undefined ? (
+      <ScheduledBooking
+        listing={listing}
+        list={upcoming.list}
+        next={upcoming.next}
+        clickId={clickId}
+        onBooked={setBooked}
+      />
+    ) : upcoming.error ? null /* the availability section says what went wrong */ : (
       <Loading />
     );
   if (!slots) return <Loading />;
