@@ -11,10 +11,12 @@ import { createDb } from '../src/db/create-db.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
   BENCH_CAMPAIGNS,
+  BENCH_TOUR_TIMES,
   BENCH_VENDOR_EMAIL,
   benchDataPresent,
   SEED_DEFAULTS,
   type SeedBenchSizes,
+  seedBenchTours,
   seedBenchUnitItems,
 } from '../src/tools/seed-bench.ts';
 import { type ExportMeasurement, measureExport } from './export-download.ts';
@@ -22,6 +24,7 @@ import {
   BENCH_MAIL_DIR,
   bookingRequests,
   DAY,
+  departureBookingRequests,
   freePort,
   HOUR,
   iso,
@@ -289,6 +292,8 @@ async function ensureSeeded(url: string, sizes: SeedBenchSizes): Promise<{ seede
     if (present) {
       const added = await seedBenchUnitItems(handle.db, Date.now());
       if (added) console.log(`added ${added} multi-unit items the kept data lacked`);
+      const tours = await seedBenchTours(handle.db, Date.now());
+      if (tours) console.log(`added ${tours} scheduled tours the kept data lacked`);
     }
   } finally {
     await handle.close();
@@ -304,6 +309,8 @@ interface Fixtures {
   items: { id: number; publicId: string }[];
   /** the multi-unit items of the unit-aware booking scenario */
   unitItems: { id: number }[];
+  /** the scheduled tours of the departure scenarios */
+  tours: { id: number; publicId: string }[];
   customerEmails: string[];
   /** end of the latest booking window: the booking scenario books after it, so every request succeeds */
   latestBookingEnd: number;
@@ -337,6 +344,14 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
       .where('public_id', 'like', 'bench-units-%')
       .orderBy('public_id')
       .execute();
+    const tours = await db
+      .selectFrom('listings')
+      .select(['id', 'public_id'])
+      .where('vendor_id', '=', vendor.id)
+      .where('kind', '=', 'adventure')
+      .where('public_id', 'like', 'bench-tour-%')
+      .orderBy('public_id')
+      .execute();
     const emails = await db
       .selectFrom('users')
       .select('email')
@@ -351,10 +366,12 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
       .executeTakeFirst();
     if (!items.length) throw new Error('the bench vendor has no bench-item-* items');
     if (!unitItems.length) throw new Error('the bench vendor has no bench-units-* items');
+    if (!tours.length) throw new Error('the bench vendor has no bench-tour-* offerings');
     if (!emails.length) throw new Error('no bench-customer-* accounts');
     return {
       items: items.map((i) => ({ id: i.id, publicId: i.public_id })),
       unitItems,
+      tours: tours.map((t) => ({ id: t.id, publicId: t.public_id })),
       customerEmails: emails.map((e) => e.email),
       latestBookingEnd: Number(latest?.m ?? 0),
     };
@@ -460,6 +477,10 @@ const RATIO_TARGETS: Record<string, number> = {
   e: 0.12,
   g: 0.12,
   h: 0.31,
+  // decisions §19: a booking request for a departure is a booking request like e, within 10 % of it
+  l: 0.11,
+  // the public departures of one offering over 14 days (four a day)
+  m: 0.25,
 };
 
 /** What a scenario's requests are made of: the seeded fixtures, the logged-in accounts, the run's day. */
@@ -567,6 +588,29 @@ const SCENARIOS: Scenario[] = [
     connections: (profile) => profile.connections,
     requests: ({ fixtures, customerTokens }) =>
       rotating(unitBookingRequests(fixtures.unitItems, customerTokens, fixtures.latestBookingEnd)),
+  },
+  {
+    key: 'l',
+    title: 'booking request, departures',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures, customerTokens }) =>
+      rotating(
+        departureBookingRequests(fixtures.tours, BENCH_TOUR_TIMES, customerTokens, fixtures.latestBookingEnd),
+      ),
+  },
+  {
+    key: 'm',
+    title: 'departures 14 days',
+    connections: (profile) => profile.connections,
+    // each tour's next 14 days from one of the coming 28 days: the same ranges come back, as pages do
+    requests: ({ fixtures: { tours }, dayStart }) =>
+      rotating((n) => {
+        const from = dayStart + (1 + (n % 28)) * DAY;
+        return {
+          method: 'GET',
+          path: `/api/v1/adventrues/offerings/${tours[n % tours.length].publicId}/departures/?from=${iso(from)}&to=${iso(from + 14 * DAY)}`,
+        };
+      }),
   },
   {
     key: 'f',

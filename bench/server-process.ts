@@ -145,3 +145,31 @@ export function unitBookingRequests(
     };
   };
 }
+
+/**
+ * The n-th booking request of the departures load (decisions §19): tour n % tours, at the next of its
+ * departures (`times` each day, UTC) from the first free day on, one participant; a tour's seats are
+ * enough for every request of a run, so each is accepted.
+ */
+export function departureBookingRequests(
+  tours: readonly { id: number }[],
+  times: readonly string[],
+  customerTokens: readonly string[],
+  latestBookingEnd: number,
+): (n: number) => AutocannonRequest {
+  const firstDay = Math.ceil(firstFreeHour(latestBookingEnd) / DAY) * DAY;
+  const offsets = times.map((t) => Number(t.slice(0, 2)) * HOUR + Number(t.slice(3)) * 60_000);
+  return (n) => {
+    const departure = Math.floor(n / tours.length);
+    const starts =
+      firstDay + Math.floor(departure / offsets.length) * DAY + offsets[departure % offsets.length];
+    return {
+      method: 'POST',
+      path: '/api/v1/booking/bookings/request/',
+      ...jsonBody(
+        { adventure_offering_id: tours[n % tours.length].id, starts_at: iso(starts), participants_count: 1 },
+        customerTokens[n % customerTokens.length],
+      ),
+    };
+  };
+}

@@ -133,6 +133,32 @@ function ruleBounds(schedule: Schedule): { first: string | null; last: string | 
   };
 }
 
+type LocalStart = Pick<Departure, 'startsAt' | 'localDate' | 'localTime'>;
+
+// Converting a local time to an instant is by far the dearest step (the zone's offset, through Intl), and
+// the same dates and times come back on every read of an offering's departures. The zone rules a process
+// reads never change while it runs, so each conversion is kept, up to a bound (then the cache starts over).
+const LOCAL_STARTS_KEPT = 100_000;
+const localStarts = new Map<string, LocalStart>();
+
+/** The instant of a local date and time in the zone (compatible), with the local date and time it shows. */
+function localStart(date: string, time: string, timeZone: string): LocalStart {
+  const key = `${timeZone} ${date}T${time}`;
+  const kept = localStarts.get(key);
+  if (kept) return kept;
+  const zoned = Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(timeZone, {
+    disambiguation: 'compatible',
+  });
+  const local = {
+    startsAt: zoned.epochMilliseconds,
+    localDate: zoned.toPlainDate().toString(),
+    localTime: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
+  };
+  if (localStarts.size >= LOCAL_STARTS_KEPT) localStarts.clear();
+  localStarts.set(key, local);
+  return local;
+}
+
 /** The departures the rules make on one local date, the first rule winning an instant (by `seen`). */
 function departuresOn(
   schedule: Schedule,
@@ -148,17 +174,12 @@ function departuresOn(
     if ((rule.from_date !== null && iso < rule.from_date) || (rule.to_date !== null && iso > rule.to_date))
       continue;
     for (const time of rule.start_times) {
-      const zoned = date
-        .toPlainDateTime(Temporal.PlainTime.from(time))
-        .toZonedDateTime(timeZone, { disambiguation: 'compatible' });
-      const startsAt = zoned.epochMilliseconds;
-      const found = seen.get(startsAt);
+      const local = localStart(iso, time, timeZone);
+      const found = seen.get(local.startsAt);
       if (found && found.rule <= index) continue;
-      seen.set(startsAt, {
-        startsAt,
-        endsAt: startsAt + durationMs,
-        localDate: zoned.toPlainDate().toString(),
-        localTime: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
+      seen.set(local.startsAt, {
+        ...local,
+        endsAt: local.startsAt + durationMs,
         capacity: rule.capacity,
         rule: index,
       });

@@ -10,7 +10,15 @@ import {
 import { PASSWORD } from '../helpers/factories.ts';
 import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
 import { createEndpoint, insertWebhookDelivery, PUBLIC_HOOK_URL } from '../helpers/notification-factories.ts';
-import { fillPath, freshWindow, type Party, pathParams, uploadPhoto, type World } from './world.ts';
+import {
+  createScheduledTour,
+  fillPath,
+  freshWindow,
+  type Party,
+  pathParams,
+  uploadPhoto,
+  type World,
+} from './world.ts';
 
 // What the security suites know about routes in general, keyed by URL patterns, never by a hand list of
 // routes: the route table (src/http/openapi.ts) says which routes exist, and a test fails when a route
@@ -34,7 +42,7 @@ interface OwnedResource {
   /** a new resource of the party (for requests that change or consume it) */
   fresh(world: World, party: Party, url: string): Promise<number>;
   /** the values of the path's other parameters (the listing of a photo), when it has more than one */
-  parentOf?(party: Party, url: string): Record<string, number>;
+  parentOf?(party: Party, url: string): Record<string, string | number>;
 }
 
 const kindOfUrl = (url: string) => (/\/equipment\//.test(url) ? 'equipment' : 'adventure');
@@ -125,6 +133,17 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
     },
   },
   {
+    // a departure of a scheduled offering (decisions §19): the offering, and the departure's instant
+    match: /\/vendor\/offerings\/:id\/departures\//,
+    resource: {
+      kind: 'listing',
+      twoParty: false,
+      idOf: (p) => p.tour.id,
+      parentOf: (p): Record<string, string> => ({ starts_at: p.departure }),
+      fresh: async (w, p) => (await createScheduledTour(w.t.app, p.vendor, 'fresh')).id,
+    },
+  },
+  {
     match: /\/vendor\/slots\/:id\/$/,
     resource: {
       kind: 'slot',
@@ -188,6 +207,10 @@ export const UNOWNED: {
     match: /\/categories\/:id\/$/,
     value: (w) => w.category.id,
     fresh: async (w) => (await createCategory(w.t.app, w.staff.token)).id,
+  },
+  {
+    match: /\/offerings\/:public_id\/departures\/$/,
+    value: (w) => w.a.tour.public_id,
   },
   {
     match: /\/:public_id\/$/,
@@ -373,6 +396,8 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     body: (w, p) => ({ equipment_item_id: p.slotItem.id, ...freshWindow(w.t) }),
   },
   { method: 'PATCH', match: /\/booking\/vendor\/slots\/:id\/$/, body: () => ({ is_available: true }) },
+  { method: 'PATCH', match: /\/departures\/:starts_at\/$/, body: () => ({ capacity: 10, is_closed: false }) },
+  { method: 'POST', match: /\/departures\/:starts_at\/cancel\/$/, body: () => ({ note: 'Gale' }) },
   {
     method: 'POST',
     match: /\/booking\/bookings\/request\/$/,

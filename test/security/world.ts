@@ -30,6 +30,9 @@ export interface Party {
   customer: Account;
   equipment: ListingOut;
   adventure: ListingOut;
+  /** an adventure on a schedule (decisions §19) and the instant of its one departure */
+  tour: ListingOut;
+  departure: string;
   /** an equipment item that carries the slots (slots change what can be booked, so not on the others) */
   slotItem: ListingOut;
   slotId: number;
@@ -149,6 +152,7 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   });
   const equipment = await createEquipment(t.app, vendor, { title: `Kayak ${tag}` });
   const adventure = await createAdventure(t.app, vendor, { title: `Cave tour ${tag}` });
+  const tour = await createScheduledTour(t.app, vendor, tag);
 
   const [equipmentPhoto, adventurePhoto] = [
     await uploadPhoto(api, vendor, `/api/v1/equipment/vendor/items/${equipment.id}/photos/`),
@@ -218,6 +222,8 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     customer,
     equipment,
     adventure,
+    tour,
+    departure: TOUR_DEPARTURE,
     slotItem,
     slotId: slot.json().id,
     bookingId: booking.json().id,
@@ -232,6 +238,18 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     webhookSecret: endpoint.secret,
     deliveryId: delivery.deliveryId,
   };
+}
+
+/** The one departure of every scheduled tour of the worlds (the vendors' zone is UTC). */
+export const TOUR_DEPARTURE = '2026-09-01T09:00:00.000Z';
+
+/** A shared adventure with one departure, at TOUR_DEPARTURE. */
+export function createScheduledTour(app: TestApp['app'], vendor: Account, tag: string): Promise<ListingOut> {
+  return createAdventure(app, vendor, {
+    title: `Sunset tour ${tag}`,
+    booking_mode: 'shared',
+    schedule: [{ weekdays: ['tue'], start_times: ['09:00'], from_date: '2026-09-01', to_date: '2026-09-01' }],
+  });
 }
 
 /** Uploads a tiny photo to a listing's photos path. */

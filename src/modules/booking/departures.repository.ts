@@ -1,8 +1,12 @@
 import { type SqlBool, sql } from 'kysely';
 import type { BookingStatus, Db } from '../../db/database.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { BookingFact, DepartureOverride, SlotFact } from './availability.ts';
 import { holdsAt } from './booking.repository.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
+
+// Constants stay literals in the SQL (see availability.repository.ts).
+const ACTIVE = sql<SqlBool>`status in (${sql.join(ACTIVE_STATUSES.map((st) => sql.lit(st)))})`;
 
 // The facts rule 5 of availability.ts (evaluateDeparture) decides on, for the departures of scheduled
 // offerings starting in a range, and the vendor's changes to single departures (departure_overrides).
@@ -91,15 +95,119 @@ export async function departureFacts(
   return byListing;
 }
 
-/** One listing's departure facts (departureFacts). */
+// One listing's facts as rows of one statement, told apart by `fact` (as availability.repository.ts reads
+// a window's): one round trip on PostgreSQL, one read on SQLite; prepared once, since every departures
+// read and every request for a departure runs it.
+type FactRow = {
+  fact: 'booking' | 'slot' | 'override';
+  starts_at: number;
+  ends_at: number;
+  /** a booking's status; '' for the other facts */
+  status: string;
+  /** a booking's participants; an override's capacity (null: none) */
+  units: number | null;
+  /** an override's is_closed (0 or 1) */
+  closed: number;
+  /** an override's cancelled_at */
+  cancelled_at: number | null;
+  note: string;
+};
+type OneListingArgs = { listingId: number; from: number; to: number; slotsTo: number; now: number };
+
+const oneListingFacts = preparedQuery(
+  (db, a: OneListingArgs) =>
+    db
+      .selectFrom('bookings')
+      .select([
+        sql.lit('booking').as('fact'),
+        'starts_at',
+        'ends_at',
+        sql<string>`status`.as('status'),
+        sql<number | null>`coalesce(participants_count, 1)`.as('units'),
+        sql.lit(0).as('closed'),
+        sql<number | null>`cast(null as bigint)`.as('cancelled_at'),
+        sql.lit('').as('note'),
+      ])
+      .where('listing_id', '=', a.listingId)
+      .where('ends_at', '>', a.from)
+      .where('starts_at', '>=', a.from)
+      .where('starts_at', '<', a.to)
+      .where(ACTIVE)
+      .where(holdsAt(a.now))
+      .unionAll(
+        db
+          .selectFrom('availability_slots')
+          .select([
+            sql.lit('slot').as('fact'),
+            'starts_at',
+            'ends_at',
+            sql.lit('').as('status'),
+            sql<number | null>`cast(null as integer)`.as('units'),
+            sql.lit(0).as('closed'),
+            sql<number | null>`cast(null as bigint)`.as('cancelled_at'),
+            sql.lit('').as('note'),
+          ])
+          .where('listing_id', '=', a.listingId)
+          .where(sql<SqlBool>`is_available = 0`)
+          .where('ends_at', '>', a.from)
+          .where('starts_at', '<', a.slotsTo),
+      )
+      .unionAll(
+        db
+          .selectFrom('departure_overrides')
+          .select([
+            sql.lit('override').as('fact'),
+            'starts_at',
+            'starts_at as ends_at',
+            sql.lit('').as('status'),
+            'capacity as units',
+            sql<number>`is_closed`.as('closed'),
+            'cancelled_at',
+            'note',
+          ])
+          .where('listing_id', '=', a.listingId)
+          .where('starts_at', '>=', a.from)
+          .where('starts_at', '<', a.to),
+      )
+      .$castTo<FactRow>(),
+  ['listingId', 'from', 'to', 'slotsTo', 'now'],
+);
+
+/** One listing's departure facts (departureFacts), in one statement. */
 export async function departureFactsOf(
   db: Db,
   listingId: number,
   range: Omit<DepartureRange, 'listingIds'>,
   now: number,
 ): Promise<DepartureRangeFacts> {
-  const facts = await departureFacts(db, { ...range, listingIds: [listingId] }, now);
-  return facts.get(listingId) ?? { bookings: [], slots: [], overrides: new Map() };
+  const facts: DepartureRangeFacts = { bookings: [], slots: [], overrides: new Map() };
+  const rows = await oneListingFacts(db, {
+    listingId,
+    from: range.from,
+    to: range.to,
+    slotsTo: range.to + range.durationMs,
+    now,
+  });
+  for (const row of rows) {
+    const startsAt = Number(row.starts_at);
+    if (row.fact === 'booking')
+      facts.bookings.push({
+        startsAt,
+        endsAt: Number(row.ends_at),
+        status: row.status as BookingStatus,
+        units: Number(row.units),
+      });
+    else if (row.fact === 'slot')
+      facts.slots.push({ startsAt, endsAt: Number(row.ends_at), isAvailable: false });
+    else
+      facts.overrides.set(startsAt, {
+        capacity: row.units === null ? null : Number(row.units),
+        isClosed: Number(row.closed) === 1,
+        cancelledAt: row.cancelled_at === null ? null : Number(row.cancelled_at),
+        note: row.note,
+      });
+  }
+  return facts;
 }
 
 /** Writes the vendor's change to one departure (creating its override row or updating it). */

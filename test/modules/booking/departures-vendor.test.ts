@@ -251,7 +251,7 @@ describe('POST .../departures/{starts_at}/cancel/', () => {
       expect(res.statusCode).toBe(500);
     } finally {
       await t.db.executeQuery(
-        sqlRaw('drop trigger refuse_cancel' + (dialect === 'postgres' ? ' on bookings' : '')),
+        sqlRaw(`drop trigger refuse_cancel${dialect === 'postgres' ? ' on bookings' : ''}`),
       );
     }
     const rows = await t.db
