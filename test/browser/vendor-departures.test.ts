@@ -166,7 +166,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: schedule and departures', 
     await row.getByRole('button', { name: /^Cancel departure / }).click();
     const dialog = page.getByRole('dialog', { name: `Cancel the departure at 09:00 on ${dateWords(day)}?` });
     await expect.poll(() => dialog.locator('[data-refund]').textContent()).toBe('$60.00');
-    expect(await dialog.locator('[data-bookings]').textContent()).toBe('2');
+    expect(await dialog.locator('[data-bookings]').textContent()).toBe('2 bookings');
     expect(await dialog.textContent()).toContain('2 bookings (3 seats)');
     await expectAccessible(page);
     await page.keyboard.press('Escape');

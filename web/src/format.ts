@@ -43,6 +43,9 @@ export const STATUS_WORDS: Record<Schemas['Booking']['status'], string> = {
 
 export const statusWord = (status: Schemas['Booking']['status']) => STATUS_WORDS[status];
 
+/** A count with its noun: "1 seat", "3 seats". */
+export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /**
  * A calendar date the API gives as `YYYY-MM-DD` (a departure's `local_date`, already in the vendor's zone)
  * in words: "Sat, 5 Dec 2026". Read as that date at UTC midnight and shown in UTC, so no zone moves it.

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
-import { dateTime, fromLocalInput, money, toLocalInput } from '../format.ts';
+import { dateTime, fromLocalInput, money, plural, toLocalInput } from '../format.ts';
 import { ErrorMessage, Field, fieldErrors, Select } from '../ui.tsx';
 import {
   type Departure,
@@ -22,8 +22,6 @@ function tomorrowMorning(): number {
   d.setHours(9, 0, 0, 0);
   return d.getTime();
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * The booking request of one listing, with the total it will cost as the customer types (the API's own

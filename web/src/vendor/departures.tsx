@@ -4,10 +4,10 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, call } from '../api.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { calendarDate, money } from '../format.ts';
+import { calendarDate, money, plural } from '../format.ts';
 import { ErrorMessage, Loading, Notice, TableScroll, TextArea, useAction } from '../ui.tsx';
 import { type Adventure, useLoad } from './data.ts';
-import { cancellationImpact } from './departure-impact.ts';
+import { type CancellationImpact, cancellationImpact } from './departure-impact.ts';
 
 const DAY_MS = 86_400_000;
 /** The list starts with two weeks and grows by two; the API answers at most 92 days at once. */
@@ -46,6 +46,19 @@ export const departurePath = (offeringId: number, departure: { starts_at: string
   params: { path: { id: offeringId, starts_at: departure.starts_at } },
 });
 
+/** What the cancel will do, in words, with the figures marked for a reader and for the browser tests. */
+function ImpactWords({ impact, currency }: { impact: CancellationImpact; currency: string }) {
+  if (impact.bookings === 0) return <p>No booking holds it: cancelling closes it for good.</p>;
+  return (
+    <p>
+      It cancels <strong data-bookings>{plural(impact.bookings, 'booking', 'bookings')}</strong> (
+      {plural(impact.seats, 'seat', 'seats')}) and refunds{' '}
+      <strong data-refund>{money(impact.refundCents / 100, currency)}</strong> to the customers who paid. It
+      cannot be undone.
+    </p>
+  );
+}
+
 function CancelDeparture({
   offering,
   departure,
@@ -67,7 +80,7 @@ function CancelDeparture({
       }),
     );
     const n = result.cancelled_booking_ids.length;
-    await onDone(`Departure ${when(departure)} cancelled, with ${n} ${n === 1 ? 'booking' : 'bookings'}.`);
+    await onDone(`Departure ${when(departure)} cancelled, with ${plural(n, 'booking', 'bookings')}.`);
   });
   const figures = impact.data;
   return (
@@ -83,13 +96,7 @@ function CancelDeparture({
       {!figures ? (
         !impact.error && <Loading what="Counting its bookings" />
       ) : (
-        <p>
-          It cancels <strong data-bookings>{departure.bookings}</strong>{' '}
-          {departure.bookings === 1 ? 'booking' : 'bookings'} ({departure.booked}{' '}
-          {departure.booked === 1 ? 'seat' : 'seats'}) and refunds{' '}
-          <strong data-refund>{money(figures.refundCents / 100, offering.currency)}</strong> to the customers
-          who paid. It cannot be undone.
-        </p>
+        <ImpactWords impact={figures} currency={offering.currency} />
       )}
       <TextArea label="Note to the customers" value={note} onValue={setNote} rows={2} />
     </ConfirmDialog>
