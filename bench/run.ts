@@ -336,22 +336,18 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
       .orderBy('public_id')
       .limit(1000)
       .execute();
-    const unitItems = await db
-      .selectFrom('listings')
-      .select('id')
-      .where('vendor_id', '=', vendor.id)
-      .where('kind', '=', 'equipment')
-      .where('public_id', 'like', 'bench-units-%')
-      .orderBy('public_id')
-      .execute();
-    const tours = await db
-      .selectFrom('listings')
-      .select(['id', 'public_id'])
-      .where('vendor_id', '=', vendor.id)
-      .where('kind', '=', 'adventure')
-      .where('public_id', 'like', 'bench-tour-%')
-      .orderBy('public_id')
-      .execute();
+    // the bench vendor's listings of a kind whose public ids start so, in public id order
+    const listingsNamed = (kind: 'equipment' | 'adventure', prefix: string) =>
+      db
+        .selectFrom('listings')
+        .select(['id', 'public_id'])
+        .where('vendor_id', '=', vendor.id)
+        .where('kind', '=', kind)
+        .where('public_id', 'like', `${prefix}%`)
+        .orderBy('public_id')
+        .execute();
+    const unitItems = await listingsNamed('equipment', 'bench-units-');
+    const tours = await listingsNamed('adventure', 'bench-tour-');
     const emails = await db
       .selectFrom('users')
       .select('email')
@@ -370,7 +366,7 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
     if (!emails.length) throw new Error('no bench-customer-* accounts');
     return {
       items: items.map((i) => ({ id: i.id, publicId: i.public_id })),
-      unitItems,
+      unitItems: unitItems.map((u) => ({ id: u.id })),
       tours: tours.map((t) => ({ id: t.id, publicId: t.public_id })),
       customerEmails: emails.map((e) => e.email),
       latestBookingEnd: Number(latest?.m ?? 0),

@@ -112,6 +112,12 @@ type FactRow = {
   cancelled_at: number | null;
   note: string;
 };
+/** The override columns of a booking's or a slot's row (typed nulls: PostgreSQL unites by type). */
+const NOT_AN_OVERRIDE = [
+  sql.lit(0).as('closed'),
+  sql<number | null>`cast(null as bigint)`.as('cancelled_at'),
+  sql.lit('').as('note'),
+] as const;
 type OneListingArgs = { listingId: number; from: number; to: number; slotsTo: number; now: number };
 
 const oneListingFacts = preparedQuery(
@@ -124,9 +130,7 @@ const oneListingFacts = preparedQuery(
         'ends_at',
         sql<string>`status`.as('status'),
         sql<number | null>`coalesce(participants_count, 1)`.as('units'),
-        sql.lit(0).as('closed'),
-        sql<number | null>`cast(null as bigint)`.as('cancelled_at'),
-        sql.lit('').as('note'),
+        ...NOT_AN_OVERRIDE,
       ])
       .where('listing_id', '=', a.listingId)
       .where('ends_at', '>', a.from)
@@ -143,9 +147,7 @@ const oneListingFacts = preparedQuery(
             'ends_at',
             sql.lit('').as('status'),
             sql<number | null>`cast(null as integer)`.as('units'),
-            sql.lit(0).as('closed'),
-            sql<number | null>`cast(null as bigint)`.as('cancelled_at'),
-            sql.lit('').as('note'),
+            ...NOT_AN_OVERRIDE,
           ])
           .where('listing_id', '=', a.listingId)
           .where(sql<SqlBool>`is_available = 0`)

@@ -12,6 +12,7 @@ import {
 } from '../../lib/schedule.ts';
 import { findListingById, type LimitEdit, type ListingLookups, type ListingRef } from '../catalog/index.ts';
 import {
+  type BookingFact,
   type DepartureTerms,
   type DepartureVerdict,
   evaluateDeparture,
@@ -63,7 +64,27 @@ export function verdictOf(
   units = 1,
 ): DepartureVerdict {
   const override = facts.overrides.get(departure.startsAt);
-  return evaluateDeparture(termsOf(listing, departure), { ...facts, override }, now, units);
+  // only the bookings starting at its instant can count (rule 5): each departure looks at its own
+  const bookings = bookingsByStart(facts).get(departure.startsAt) ?? [];
+  return evaluateDeparture(
+    termsOf(listing, departure),
+    { bookings, slots: facts.slots, override },
+    now,
+    units,
+  );
+}
+
+const grouped = new WeakMap<DepartureRangeFacts, Map<number, BookingFact[]>>();
+
+/** A range's bookings by their start, grouped once per range of facts. */
+function bookingsByStart(facts: DepartureRangeFacts): Map<number, BookingFact[]> {
+  let byStart = grouped.get(facts);
+  if (!byStart) {
+    byStart = new Map();
+    for (const b of facts.bookings) byStart.set(b.startsAt, [...(byStart.get(b.startsAt) ?? []), b]);
+    grouped.set(facts, byStart);
+  }
+  return byStart;
 }
 
 /** A departure as the public endpoint shows it. */
