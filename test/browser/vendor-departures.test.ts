@@ -184,7 +184,8 @@ describe.skipIf(!browserAvailable)('vendor dashboard: schedule and departures', 
       .poll(() => departures.getByRole('status').textContent())
       .toBe(`Departure 09:00 on ${dateWords(day)} cancelled, with 2 bookings.`);
     await expect.poll(() => row.getByRole('cell').nth(3).textContent()).toBe('Cancelled');
-    expect(await row.getByRole('button').count()).toBe(0);
+    // a cancelled departure can only be reopened (the wind dropped), its bookings staying cancelled
+    expect(await row.getByRole('button').allTextContents()).toEqual(['Reopen']);
     await expectAccessible(page);
     await page.setViewportSize(DESKTOP);
     await expectAccessible(page);
@@ -200,6 +201,20 @@ describe.skipIf(!browserAvailable)('vendor dashboard: schedule and departures', 
       token: payer.token,
     });
     expect(payment).toMatchObject({ amount: '60.00', amount_refunded: '60.00' });
+
+    // reopened, it sells all its seats again; the cancelled bookings stay cancelled
+    await row.getByRole('button', { name: /^Reopen / }).click();
+    await expect.poll(() => row.getByRole('cell').nth(3).textContent()).toBe('Open');
+    expect(await row.getByRole('cell').allTextContents()).toEqual([
+      '09:00',
+      '0 of 4',
+      '0',
+      'Open',
+      'CloseCancel departure',
+    ]);
+    expect(await publicStatus()).toBe('available');
+    const still = await apiCall(base, 'GET', `/api/v1/booking/bookings/${paid.id}/`, { token: vendor.token });
+    expect(still.status).toBe('cancelled');
     expectQuietConsole(world, [...QUIET, /status of 400/]);
   });
 });

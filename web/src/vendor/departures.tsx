@@ -29,9 +29,12 @@ type Departure = Awaited<ReturnType<typeof vendorDepartures>>['departures'][numb
 
 const when = (departure: Departure) => `${departure.local_time} on ${calendarDate(departure.local_date)}`;
 
+/** Cancelled and still closed: a vendor may reopen a cancelled departure (the weather turned), and sell it again. */
+const isCancelled = (departure: Departure) => departure.cancelled_at !== null && departure.closed_by !== null;
+
 /** The departure's state in words: cancelled, or why it is closed (the API's `closed_by`), or its seats. */
 function stateWords(departure: Departure): string {
-  if (departure.cancelled_at) return 'Cancelled';
+  if (isCancelled(departure)) return 'Cancelled';
   if (departure.closed_by === 'vendor') return 'Closed';
   if (departure.closed_by === 'cutoff') return 'Booking closed';
   if (departure.closed_by === 'slot') return 'Blocked';
@@ -133,20 +136,20 @@ function DepartureRow({
       <td>{departure.bookings}</td>
       <td>{stateWords(departure)}</td>
       <td>
-        {!departure.cancelled_at && (
-          <div class="row">
-            {/* once its cutoff has passed, closing or reopening it changes nothing a customer can do */}
-            {departure.closed_by !== 'cutoff' && (
-              <button
-                type="button"
-                class="button"
-                disabled={toggle.busy}
-                onClick={toggle.run}
-                aria-label={`${closedByVendor(departure) ? 'Reopen' : 'Close'} ${when(departure)}`}
-              >
-                {closedByVendor(departure) ? 'Reopen' : 'Close'}
-              </button>
-            )}
+        <div class="row">
+          {/* once its cutoff has passed, closing or reopening it changes nothing a customer can do */}
+          {departure.closed_by !== 'cutoff' && (
+            <button
+              type="button"
+              class="button"
+              disabled={toggle.busy}
+              onClick={toggle.run}
+              aria-label={`${closedByVendor(departure) ? 'Reopen' : 'Close'} ${when(departure)}`}
+            >
+              {closedByVendor(departure) ? 'Reopen' : 'Close'}
+            </button>
+          )}
+          {!isCancelled(departure) && (
             <button
               type="button"
               class="button danger"
@@ -155,8 +158,8 @@ function DepartureRow({
             >
               Cancel departure
             </button>
-          </div>
-        )}
+          )}
+        </div>
         <ErrorMessage error={toggle.error} />
       </td>
     </tr>
