@@ -20,7 +20,9 @@ export async function listingAvailableFilter(
 ): Promise<ListingsWhere> {
   const bookable = listingBookableIn(from, to, now);
   // bookingClosed (availability.ts) over the listings row: open while the cutoff is before the start
-  const beforeCutoff = sql<SqlBool>`(listings.booking_cutoff_minutes = 0 or listings.booking_cutoff_minutes * 60000 < ${from - now})`;
+  // (in bigint: the milliseconds to a start months ahead do not fit PostgreSQL's integer)
+  const beforeCutoff = sql<SqlBool>`(listings.booking_cutoff_minutes = 0
+    or cast(listings.booking_cutoff_minutes as bigint) * 60000 < cast(${from - now} as bigint))`;
   if (kind === 'equipment') return (eb) => eb.and([bookable(eb), beforeCutoff]);
   const scheduled = await offeringsWithOpenDeparture(db, from, to, now);
   return (eb) =>
