@@ -304,13 +304,8 @@ export async function checkDepartureLimits(
   for (const startsAt of starts) {
     const departure = departureAt(edited.schedule, edited.durationMinutes ?? 0, edited.timeZone, startsAt);
     if (!departure) continue;
-    // the cutoff does not matter here: what is held must fit, whether or not more can be requested
-    const verdict = verdictOf(
-      { ...edited, bookingCutoffMinutes: 0 },
-      departure,
-      facts,
-      Number.MIN_SAFE_INTEGER,
-    );
+    // what is held must fit, whether or not the departure is closed to more requests
+    const verdict = verdictOf(edited, departure, facts, now);
     const over =
       edited.bookingMode === 'shared' ? verdict.heldSeats > verdict.capacity : verdict.holdingBookings > 1;
     if (over)
