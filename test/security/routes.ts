@@ -360,6 +360,11 @@ const listingBody = (url: string, world: World): Record<string, unknown> =>
         details: { seats: 2 },
         location: 'Lagos',
         price_per_day: '45.00',
+        // decisions §20: rental periods that leave every window the suites book open
+        rates: [{ duration_minutes: 60, price: '15.00' }],
+        min_duration_minutes: null,
+        max_duration_minutes: null,
+        buffer_minutes: 0,
         is_active: true,
         category_id: world.category.id,
       }
@@ -416,7 +421,12 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/accounts\/password\/reset\/confirm\/$/,
     body: () => ({ token: 'not-a-real-token', new_password: 'Harbour-Lights-77' }),
   },
-  { method: 'PATCH', match: /\/accounts\/vendor-profile\/me\/$/, body: () => ({ city: 'Faro' }) },
+  // null opening hours (always open): the party's bookings must stay requestable at any instant
+  {
+    method: 'PATCH',
+    match: /\/accounts\/vendor-profile\/me\/$/,
+    body: () => ({ city: 'Faro', opening_hours: null }),
+  },
   { method: 'POST', match: /\/vendor\/(items|offerings)\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PUT', match: /\/vendor\/(items|offerings)\/:id\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PATCH', match: /\/vendor\/(items|offerings)\/:id\/$/, body: () => ({ title: 'Renamed' }) },
@@ -443,7 +453,7 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
   },
   {
     method: 'POST',
-    match: /\/booking\/bookings\/request\/$/,
+    match: /\/booking\/(bookings\/request|quote)\/$/,
     body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), customer_notes: 'hi' }),
   },
   {

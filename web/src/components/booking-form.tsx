@@ -1,8 +1,15 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
-import { dateTime, fromLocalInput, money, toLocalInput } from '../format.ts';
+import { dateTime, fromLocalInput, money, plural, toLocalInput } from '../format.ts';
 import { ErrorMessage, Field, fieldErrors, Select } from '../ui.tsx';
-import { estimateTotal, isEquipment, type Listing, moneyOfCents, unitPrice } from './listing.ts';
+import {
+  type Departure,
+  estimateTotal,
+  isEquipment,
+  type Listing,
+  moneyOfCents,
+  unitPrice,
+} from './listing.ts';
 
 type Slot = Schemas['Slot'];
 export type Booking = Schemas['Booking'];
@@ -16,43 +23,46 @@ function tomorrowMorning(): number {
   return d.getTime();
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /**
  * The booking request of one listing, with the total it will cost as the customer types (the API's own
- * rule, estimateTotal); the booking carries the page's marketing click (decisions §18).
+ * rule, estimateTotal); the booking carries the page's marketing click (decisions §18). A scheduled
+ * offering's request is for the `departure` chosen beside the form: it has no start field of its own.
  */
 export function BookingForm({
   listing,
   slots,
+  departure,
   clickId,
   onBooked,
 }: {
   listing: Listing;
   slots: Slot[];
+  departure?: Departure;
   clickId: number | null;
   onBooked: (booking: Booking) => void;
 }) {
   const equipment = isEquipment(listing);
-  const departures = equipment
+  // an unscheduled adventure with openings is booked from one of them
+  const openings = equipment
     ? []
     : slots.filter((s) => s.is_available && Date.parse(s.starts_at) > Date.now());
   const start = tomorrowMorning();
   const [startsAt, setStartsAt] = useState(toLocalInput(start));
   const [endsAt, setEndsAt] = useState(toLocalInput(start + DAY_MS));
-  const [departure, setDeparture] = useState(departures[0]?.starts_at ?? '');
+  const [opening, setOpening] = useState(openings[0]?.starts_at ?? '');
   const [count, setCount] = useState('1');
   const [notes, setNotes] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
-  const startIso = () => (departures.length > 0 ? departure : fromLocalInput(startsAt));
+  const startIso = () =>
+    departure ? departure.starts_at : openings.length > 0 ? opening : fromLocalInput(startsAt);
   const units = Math.max(1, Math.floor(Number(count)) || 1);
   const window = { startsAt: Date.parse(startIso()), endsAt: Date.parse(fromLocalInput(endsAt)) };
   const valid = Number.isFinite(window.startsAt) && (!equipment || window.endsAt > window.startsAt);
   const estimate = valid ? estimateTotal(listing, window, units) : null;
   const errors = fieldErrors(error);
-  const limit = isEquipment(listing) ? listing.quantity : listing.capacity;
+  const limit = isEquipment(listing) ? listing.quantity : (departure?.remaining ?? listing.capacity);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -82,12 +92,14 @@ export function BookingForm({
   return (
     <form class="stack narrow" onSubmit={submit} aria-label="Book">
       <ErrorMessage error={error} />
-      {departures.length > 0 ? (
+      {departure ? (
+        errors.starts_at && <p class="field-error">{errors.starts_at.join(' ')}</p>
+      ) : openings.length > 0 ? (
         <Select
           label="Departure"
-          value={departure}
-          onValue={setDeparture}
-          options={departures.map((s) => [s.starts_at, dateTime(s.starts_at)] as const)}
+          value={opening}
+          onValue={setOpening}
+          options={openings.map((s) => [s.starts_at, dateTime(s.starts_at)] as const)}
           error={errors.starts_at}
         />
       ) : (

@@ -25,6 +25,10 @@ export const photosOf = (listing: Listing): Photo[] =>
   [...((listing as { photos?: Photo[] }).photos ?? [])].sort((a, b) => a.position - b.position);
 
 export const isEquipment = (listing: Listing): listing is Equipment => 'price_per_day' in listing;
+
+/** An adventure on a schedule (decisions §19): it is booked by departure, never by a free start time. */
+export const isScheduled = (listing: Listing): listing is Adventure =>
+  !isEquipment(listing) && listing.schedule.length > 0;
 export const kindOf = (listing: Listing): ListingKind => (isEquipment(listing) ? 'equipment' : 'adventure');
 
 /** The path segment of a kind's pages: /equipment/{id}, /adventures/{id}. */
@@ -113,6 +117,20 @@ export function fetchListing(kind: ListingKind, publicId: string, tracking: Reco
     ? call(() => api.GET('/api/v1/equipment/items/{public_id}/', { params: { path, query: tracking } }))
     : call(() => api.GET('/api/v1/adventrues/offerings/{public_id}/', { params: { path, query: tracking } }));
 }
+
+/**
+ * A scheduled offering's departures starting in [from, to) (the API's default: the coming 14 days), each
+ * with its local date and time in the vendor's zone, seats left and status, as the API computes them.
+ */
+export function fetchDepartures(publicId: string, range: { from?: string; to?: string } = {}) {
+  return call(() =>
+    api.GET('/api/v1/adventrues/offerings/{public_id}/departures/', {
+      params: { path: { public_id: publicId }, query: range },
+    }),
+  );
+}
+export type DepartureList = Awaited<ReturnType<typeof fetchDepartures>>;
+export type Departure = DepartureList['departures'][number];
 
 /** The list query of both kinds (listings.schemas.ts listQuery). */
 export interface ListingSearch {
