@@ -19,6 +19,7 @@ import {
 import { DepartureList } from './departures.tsx';
 import { ListingForm } from './listing-form.tsx';
 import { Photos } from './photos.tsx';
+import { PriceSettingsEditor } from './price-settings.tsx';
 import { ScheduleEditor } from './schedule.tsx';
 import { SlotCalendar } from './slots.tsx';
 
@@ -193,6 +194,7 @@ export function ListingEditPage() {
       </p>
       <h2>Details</h2>
       <ListingForm kind={kind} listing={current} onSaved={() => listing.reload()} />
+      <PriceSettingsEditor kind={kind} listing={current} onSaved={listing.reload} />
       <Photos kind={kind} listingId={current.id} photos={current.photos} onChange={listing.reload} />
       {kind === 'adventure' && (
         <>
