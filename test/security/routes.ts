@@ -31,7 +31,15 @@ export function apiRoutes(app: FastifyInstance): RouteEntry[] {
 
 export const routeName = (r: Pick<RouteEntry, 'method' | 'url'>) => `${r.method} ${r.url}`;
 
-type ResourceKind = 'listing' | 'photo' | 'slot' | 'booking' | 'payment' | 'endpoint' | 'delivery';
+type ResourceKind =
+  | 'listing'
+  | 'photo'
+  | 'slot'
+  | 'booking'
+  | 'payment'
+  | 'endpoint'
+  | 'delivery'
+  | 'promo_code';
 
 interface OwnedResource {
   kind: ResourceKind;
@@ -184,6 +192,24 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
     },
   },
   {
+    match: /\/vendor\/promo-codes\/:id\/$/,
+    resource: {
+      kind: 'promo_code',
+      twoParty: false,
+      idOf: (p) => p.promoCodeId,
+      fresh: async (w, p) => {
+        const res = await w.api({
+          method: 'POST',
+          url: '/api/v1/booking/vendor/promo-codes/',
+          token: p.vendor.token,
+          payload: promoCodeBody(),
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id;
+      },
+    },
+  },
+  {
     match: /\/notifications\/deliveries\/:id\//,
     resource: {
       kind: 'delivery',
@@ -296,6 +322,12 @@ export function sampleQuery(party: Party, route: RouteEntry): string {
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+/** A new promo code of the caller's (decisions §21): codes are unique per vendor. */
+const promoCodeBody = () => ({
+  code: `P-${unique().toUpperCase()}`,
+  amount_off: '5.00',
+  max_redemptions: 10,
+});
 
 /**
  * Marks a sample body sent as multipart/form-data (the photo upload): its other members become form
@@ -328,6 +360,11 @@ const listingBody = (url: string, world: World): Record<string, unknown> =>
         details: { seats: 2 },
         location: 'Lagos',
         price_per_day: '45.00',
+        // decisions §20: rental periods that leave every window the suites book open
+        rates: [{ duration_minutes: 60, price: '15.00' }],
+        min_duration_minutes: null,
+        max_duration_minutes: null,
+        buffer_minutes: 0,
         is_active: true,
         category_id: world.category.id,
       }
@@ -384,7 +421,12 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/accounts\/password\/reset\/confirm\/$/,
     body: () => ({ token: 'not-a-real-token', new_password: 'Harbour-Lights-77' }),
   },
-  { method: 'PATCH', match: /\/accounts\/vendor-profile\/me\/$/, body: () => ({ city: 'Faro' }) },
+  // null opening hours (always open): the party's bookings must stay requestable at any instant
+  {
+    method: 'PATCH',
+    match: /\/accounts\/vendor-profile\/me\/$/,
+    body: () => ({ city: 'Faro', opening_hours: null }),
+  },
   { method: 'POST', match: /\/vendor\/(items|offerings)\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PUT', match: /\/vendor\/(items|offerings)\/:id\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PATCH', match: /\/vendor\/(items|offerings)\/:id\/$/, body: () => ({ title: 'Renamed' }) },
@@ -398,9 +440,20 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
   { method: 'PATCH', match: /\/booking\/vendor\/slots\/:id\/$/, body: () => ({ is_available: true }) },
   { method: 'PATCH', match: /\/departures\/:starts_at\/$/, body: () => ({ capacity: 10, is_closed: false }) },
   { method: 'POST', match: /\/departures\/:starts_at\/cancel\/$/, body: () => ({ note: 'Gale' }) },
+  { method: 'POST', match: /\/booking\/vendor\/promo-codes\/$/, body: () => promoCodeBody() },
+  {
+    method: 'PATCH',
+    match: /\/booking\/vendor\/promo-codes\/:id\/$/,
+    body: () => ({ max_redemptions: 20, is_active: true }),
+  },
   {
     method: 'POST',
-    match: /\/booking\/bookings\/request\/$/,
+    match: /\/booking\/quote\/$/,
+    body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), promo_code: 'welcome10' }),
+  },
+  {
+    method: 'POST',
+    match: /\/booking\/(bookings\/request|quote)\/$/,
     body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), customer_notes: 'hi' }),
   },
   {

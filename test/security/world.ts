@@ -51,6 +51,8 @@ export interface Party {
   endpointId: number;
   webhookSecret: string;
   deliveryId: number;
+  /** the vendor's promo code (decisions §21) */
+  promoCodeId: number;
 }
 
 export interface PhotoOut {
@@ -232,6 +234,14 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   const endpoint = await createEndpoint(t.app, vendor, { url: markers.webhookUrl });
   const delivery = await insertWebhookDelivery(t.db, endpoint.id, { createdAt: t.clock.now().getTime() });
 
+  const promo = await api({
+    method: 'POST',
+    url: '/api/v1/booking/vendor/promo-codes/',
+    token: vendor.token,
+    payload: { code: 'WELCOME10', percent_off: 10, max_redemptions: 100 },
+  });
+  expect(promo.statusCode, promo.body).toBe(201);
+
   return {
     vendor,
     customer,
@@ -252,6 +262,7 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     endpointId: endpoint.id,
     webhookSecret: endpoint.secret,
     deliveryId: delivery.deliveryId,
+    promoCodeId: promo.json().id,
   };
 }
 
