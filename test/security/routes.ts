@@ -111,6 +111,17 @@ async function freshPaidPayment(world: World, party: Party): Promise<number> {
   return id;
 }
 
+/** A fresh confirmed booking (paid). */
+async function freshConfirmedBooking(world: World, party: Party): Promise<number> {
+  const paymentId = await freshPaidPayment(world, party);
+  const status = await world.api({
+    method: 'GET',
+    url: `/api/v1/payment/${paymentId}/status/`,
+    token: party.customer.token,
+  });
+  return status.json().booking_id;
+}
+
 /** Resources reached by a path parameter, and who owns them. */
 export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
   {
@@ -168,6 +179,11 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
         return res.json().id;
       },
     },
+  },
+  {
+    // attendance is recorded for confirmed bookings only
+    match: /\/bookings\/:id\/attendance\//,
+    resource: { kind: 'booking', twoParty: true, idOf: (p) => p.bookingId, fresh: freshConfirmedBooking },
   },
   {
     match: /\/bookings\/:id\//,

@@ -186,7 +186,12 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
 
   // the booking accepts a waiver, which the vendor then removes, so the other suites' requests need none
   const waiver = (waiver_text: string) =>
-    api({ method: 'PATCH', url: '/api/v1/accounts/vendor-profile/me/', token: vendor.token, payload: { waiver_text } });
+    api({
+      method: 'PATCH',
+      url: '/api/v1/accounts/vendor-profile/me/',
+      token: vendor.token,
+      payload: { waiver_text },
+    });
   expect((await waiver(`Waiver of ${tag}`)).statusCode).toBe(200);
   const booking = await api({
     method: 'POST',
