@@ -36,6 +36,8 @@ afterAll(() => t.close());
 
 const refusedCleanly = (...args: Parameters<ReturnType<typeof refusalChecker>>) =>
   refusalChecker(changes)(...args);
+/** The members a 400 names; none when the body as a whole was refused (a `__proto__` key). */
+const fieldsOf = (res: { json(): { errors?: object } }) => Object.keys(res.json().errors ?? {});
 const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const scalar = fc.oneof(
   fc.constantFrom('None', 'Open Water', 'Advanced', '', ' ', 'x'.repeat(501), 0, -1, 1.5, true, false, null),
@@ -80,7 +82,7 @@ describe('generated questions on a listing', () => {
         });
         await refusedCleanly(res, before, [200, 400]);
         if (res.statusCode === 400)
-          for (const field of Object.keys(res.json().errors)) expect(field).toMatch(/^questions(\.|$)/);
+          for (const field of fieldsOf(res)) expect(field).toMatch(/^questions(\.|$)/);
         else if (value !== undefined) expect(res.json().questions).toHaveLength((value as unknown[]).length);
       }),
       { numRuns: 300 },
@@ -128,7 +130,7 @@ describe('generated answers and waiver acceptances on a request and a quote', ()
           });
           await refusedCleanly(res, before, asQuote ? [200, 400] : [201, 400]);
           if (res.statusCode === 400)
-            for (const field of Object.keys(res.json().errors))
+            for (const field of fieldsOf(res))
               expect(field).toMatch(/^(answers(\.|$)|waiver_acceptance(\.|$))/);
         },
       ),
@@ -160,7 +162,7 @@ describe('generated waiver texts, attendance bodies and manifest dates', () => {
             payload: { waiver_text: text },
           });
           await refusedCleanly(profile, before, [200, 400]);
-          if (profile.statusCode === 400) expect(Object.keys(profile.json().errors)).toEqual(['waiver_text']);
+          if (profile.statusCode === 400) for (const f of fieldsOf(profile)) expect(f).toBe('waiver_text');
           before = await changes();
           const marked = await api({
             method: 'POST',
@@ -169,7 +171,7 @@ describe('generated waiver texts, attendance bodies and manifest dates', () => {
             payload: { status },
           });
           await refusedCleanly(marked, before, [400, 404, 409]);
-          if (marked.statusCode === 400) expect(Object.keys(marked.json().errors)).toEqual(['status']);
+          if (marked.statusCode === 400) for (const f of fieldsOf(marked)) expect(f).toBe('status');
           const manifest = await api({
             method: 'GET',
             url: '/api/v1/booking/vendor/manifest/',

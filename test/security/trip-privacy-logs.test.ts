@@ -30,8 +30,9 @@ describe('the day of the trip in the logs', () => {
       return { status: res.status, text: await res.text() };
     };
     const tokenOf = async (email: string) =>
-      JSON.parse((await call('POST', '/api/v1/accounts/token/', undefined, { email, password: PASSWORD })).text)
-        .access as string;
+      JSON.parse(
+        (await call('POST', '/api/v1/accounts/token/', undefined, { email, password: PASSWORD })).text,
+      ).access as string;
     expect(
       (
         await call('POST', '/api/v1/accounts/register/vendor/', undefined, {
