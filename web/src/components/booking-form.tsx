@@ -6,6 +6,8 @@ import { type Departure, isEquipment, type Listing } from './listing.ts';
 import { applyOnEnter, PriceChoices, useChoices } from './price-choices.tsx';
 import { PriceLines } from './price-lines.tsx';
 import { type RequestBody, useQuote } from './quote.ts';
+import { isTripField, TripQuestions, useAnswers } from './trip-questions.tsx';
+import { useWaiver, Waiver } from './waiver.tsx';
 
 type Slot = Schemas['Slot'];
 export type Booking = Schemas['Booking'];
@@ -52,10 +54,16 @@ export function BookingForm({
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const choices = useChoices(listing);
+  const units = Math.max(1, Math.floor(Number(count)) || 1);
+  // one answer per participant (by category: their sum) or per unit
+  const participants = choices.byCategory
+    ? Object.values(choices.body.participants ?? {}).reduce((a, b) => a + b, 0)
+    : units;
+  const answers = useAnswers(listing, Math.max(1, participants));
+  const waiver = useWaiver(listing);
 
   const startIso = () =>
     departure ? departure.starts_at : openings.length > 0 ? opening : fromLocalInput(startsAt);
-  const units = Math.max(1, Math.floor(Number(count)) || 1);
   const window = { startsAt: Date.parse(startIso()), endsAt: Date.parse(fromLocalInput(endsAt)) };
   const valid = Number.isFinite(window.startsAt) && (!equipment || window.endsAt > window.startsAt);
   const limit = isEquipment(listing) ? listing.quantity : (departure?.remaining ?? listing.capacity);
@@ -70,9 +78,13 @@ export function BookingForm({
         }),
     starts_at: startIso(),
     ...choices.body,
+    ...answers.body,
+    ...waiver.body,
   });
   const { quote, error: quoteError } = useQuote(valid ? body() : null);
-  const errors = { ...fieldErrors(quoteError), ...fieldErrors(error) };
+  // what is left to answer is shown once the customer asks to book, not while the quote follows the form
+  const quoteErrors = Object.entries(fieldErrors(quoteError)).filter(([f]) => !isTripField(f));
+  const errors = { ...Object.fromEntries(quoteErrors), ...fieldErrors(error) };
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -138,6 +150,8 @@ export function BookingForm({
         />
       )}
       <PriceChoices listing={listing} choices={choices} errors={errors} />
+      <TripQuestions answers={answers} errors={errors} />
+      <Waiver waiver={waiver} errors={errors} />
       <Field
         label="Notes for the vendor"
         value={notes}
@@ -152,9 +166,11 @@ export function BookingForm({
           <p class="total">
             {!valid
               ? 'Choose when to see the total.'
-              : quoteError
-                ? 'No total yet: see the message above.'
-                : 'Pricing…'}
+              : quoteError && !quoteErrors.length && Object.keys(fieldErrors(quoteError)).length
+                ? 'Answer the questions and accept the waiver to see the total.'
+                : quoteError
+                  ? 'No total yet: see the message above.'
+                  : 'Pricing…'}
           </p>
         )}
       </div>

@@ -10,12 +10,14 @@ import { ListingEditPage, ListingsPage, NewListingPage } from './listings.tsx';
 import { OverviewPage } from './overview.tsx';
 import { PromoCodesPage } from './promo-codes.tsx';
 import { SettingsPage } from './settings.tsx';
+import { TodayPage } from './today.tsx';
 
 // the chart library comes with the analytics page only
 const AnalyticsPage = lazy(() => import('./analytics.tsx').then((m) => m.AnalyticsPage));
 
 const SECTIONS = [
   ['/vendor/', 'Overview'],
+  ['/vendor/today', 'Today'],
   ['/vendor/bookings', 'Bookings'],
   ['/vendor/listings', 'Listings'],
   ['/vendor/promo-codes', 'Promo codes'],
@@ -112,6 +114,7 @@ export function VendorApp() {
     <Frame>
       <Router>
         <Route path="/" component={OverviewPage} />
+        <Route path="/today" component={TodayPage} />
         <Route path="/bookings" component={BookingsPage} />
         <Route path="/bookings/:id" component={BookingsPage} />
         <Route path="/listings" component={ListingsPage} />
