@@ -72,9 +72,10 @@ function QuestionControl({
     label: label(question, index),
     value: answers.rawOf(question, index),
     onValue: (v: string) => answers.set(question, index, v),
-    required: question.required,
     error,
   };
+  // the API judges what is missing and says so at the field (no browser-side rule)
+  const hint = question.required && index === 0 ? 'Required' : undefined;
   if (question.kind === 'choice' || question.kind === 'boolean') {
     const options =
       question.kind === 'choice'
@@ -88,6 +89,7 @@ function QuestionControl({
   return (
     <Field
       {...common}
+      hint={hint}
       type={question.kind === 'number' ? 'number' : 'text'}
       step={question.kind === 'number' ? 'any' : undefined}
       maxLength={question.kind === 'text' ? 500 : undefined}

@@ -44,7 +44,6 @@ export function Waiver({ waiver, errors }: { waiver: WaiverState; errors: Record
         onValue={waiver.setName}
         maxLength={200}
         autoComplete="name"
-        required
         error={errors.waiver_acceptance}
       />
       <Checkbox label="I accept the waiver" checked={waiver.accepted} onChecked={waiver.setAccepted} />
