@@ -132,7 +132,7 @@ describe.skipIf(!browserAvailable)('the day of the trip', () => {
     expect(await diver.textContent()).toContain('Waiver accepted by Maya Costa');
     expect(await diver.getByRole('button', { name: 'Returned' }).count()).toBe(0);
     // readable at 360 px: nothing wider than the screen, buttons a thumb can hit
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     const box = await diver.getByRole('button', { name: 'Check in' }).boundingBox();
     expect(box?.height).toBeGreaterThanOrEqual(48);
     await expectAccessible(page);
@@ -235,9 +235,9 @@ async function expectPrintLayout(page: Page) {
   expect(await page.getByRole('button', { name: 'Check in' }).first().isVisible()).toBe(false);
   expect(await page.getByLabel('Date').isVisible()).toBe(false);
   expect(await page.locator('.site-header').isVisible()).toBe(false);
-  const breaks = await page
-    .locator('.trip-section')
-    .evaluateAll((sections) => sections.map((s) => getComputedStyle(s).breakAfter));
+  const breaks = (await page.evaluate(
+    `[...document.querySelectorAll('.trip-section')].map((s) => getComputedStyle(s).breakAfter)`,
+  )) as string[];
   expect(breaks.length).toBeGreaterThanOrEqual(2);
   expect(breaks).toEqual([...breaks.slice(0, -1).map(() => 'page'), 'auto']);
   await page.emulateMedia({ media: 'screen' });
