@@ -19,6 +19,7 @@ import {
   seedBenchTours,
   seedBenchUnitItems,
 } from '../src/tools/seed-bench.ts';
+import { BENCH_PROMO_CODE, seedBenchPrices } from '../src/tools/seed-bench-prices.ts';
 import { type ExportMeasurement, measureExport } from './export-download.ts';
 import {
   BENCH_MAIL_DIR,
@@ -311,9 +312,22 @@ interface Fixtures {
   unitItems: { id: number }[];
   /** the scheduled tours of the departure scenarios */
   tours: { id: number; publicId: string }[];
+  /** the scheduled tours sold by category with extras (decisions §21) */
+  pricedTours: { id: number }[];
   customerEmails: string[];
   /** end of the latest booking window: the booking scenario books after it, so every request succeeds */
   latestBookingEnd: number;
+}
+
+/** The priced tours and promo code (decisions §21), added to the run's database when it lacks them. */
+async function topUpPrices(url: string): Promise<void> {
+  const { db, close } = createDb(url);
+  try {
+    const added = await seedBenchPrices(db, Date.now());
+    if (added) console.log(`added ${added} priced tours and promo code rows the data lacked`);
+  } finally {
+    await close();
+  }
 }
 
 async function readFixtures(url: string, customers: number): Promise<Fixtures> {
@@ -348,6 +362,7 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
         .execute();
     const unitItems = await listingsNamed('equipment', 'bench-units-');
     const tours = await listingsNamed('adventure', 'bench-tour-');
+    const pricedTours = await listingsNamed('adventure', 'bench-priced-');
     const emails = await db
       .selectFrom('users')
       .select('email')
@@ -363,11 +378,13 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
     if (!items.length) throw new Error('the bench vendor has no bench-item-* items');
     if (!unitItems.length) throw new Error('the bench vendor has no bench-units-* items');
     if (!tours.length) throw new Error('the bench vendor has no bench-tour-* offerings');
+    if (!pricedTours.length) throw new Error('the bench vendor has no bench-priced-* offerings');
     if (!emails.length) throw new Error('no bench-customer-* accounts');
     return {
       items: items.map((i) => ({ id: i.id, publicId: i.public_id })),
       unitItems: unitItems.map((u) => ({ id: u.id })),
       tours: tours.map((t) => ({ id: t.id, publicId: t.public_id })),
+      pricedTours: pricedTours.map((t) => ({ id: t.id })),
       customerEmails: emails.map((e) => e.email),
       latestBookingEnd: Number(latest?.m ?? 0),
     };
@@ -477,6 +494,10 @@ const RATIO_TARGETS: Record<string, number> = {
   l: 0.11,
   // the public departures of one offering over 14 days (four a day)
   m: 0.25,
+  // decisions §21: a quote with categories, extras and a code (a read: no lock, no write)
+  p: 0.25,
+  // a booking request with categories, extras and a code is a booking request like e, within 10 % of it
+  q: 0.11,
 };
 
 /** What a scenario's requests are made of: the seeded fixtures, the logged-in accounts, the run's day. */
@@ -595,6 +616,37 @@ const SCENARIOS: Scenario[] = [
       ),
   },
   {
+    key: 'p',
+    title: 'quote, categories + extras + code',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures, customerTokens }) =>
+      rotating(
+        departureBookingRequests(
+          fixtures.pricedTours,
+          BENCH_TOUR_TIMES,
+          customerTokens,
+          fixtures.latestBookingEnd,
+          PRICED_CHOICES,
+          '/api/v1/booking/quote/',
+        ),
+      ),
+  },
+  {
+    key: 'q',
+    title: 'booking request, priced',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures, customerTokens }) =>
+      rotating(
+        departureBookingRequests(
+          fixtures.pricedTours,
+          BENCH_TOUR_TIMES,
+          customerTokens,
+          fixtures.latestBookingEnd,
+          PRICED_CHOICES,
+        ),
+      ),
+  },
+  {
     key: 'm',
     title: 'departures 14 days',
     connections: (profile) => profile.connections,
@@ -633,6 +685,14 @@ const SCENARIOS: Scenario[] = [
     requests: lastDays(90, '/api/v1/marketing/vendor/timeseries/'),
   },
 ];
+
+/** What scenarios p and q choose of a priced tour: two categories, both extras and the bench's code. */
+const PRICED_CHOICES = {
+  participants_count: undefined,
+  participants: { adult: 2, child: 1 },
+  extras: { wetsuit: 3, gopro: 1 },
+  promo_code: BENCH_PROMO_CODE,
+};
 
 /** Scenario h's searches, in turn. */
 const SEARCHES = ['kayaks', 'sunset kay', 'nazare', 'funchal sunset'];
@@ -825,6 +885,7 @@ async function main(): Promise<number> {
   const seed = await ensureSeeded(database.url, profile.seed);
   console.log(seed.seeded ? `seeded in ${(seed.ms / 1000).toFixed(1)} s` : 'reusing the seeded data');
   const runUrl = await database.forRun();
+  await topUpPrices(runUrl);
   const fixtures = await readFixtures(runUrl, profile.customers);
 
   // 2. the real server, in its own process, started after the compile cache holds all its sources (as it

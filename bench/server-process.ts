@@ -156,6 +156,9 @@ export function departureBookingRequests(
   times: readonly string[],
   customerTokens: readonly string[],
   latestBookingEnd: number,
+  /** what the body adds or replaces (priced tours: participants by category, extras, a promo code) */
+  choices: Record<string, unknown> = {},
+  path = '/api/v1/booking/bookings/request/',
 ): (n: number) => AutocannonRequest {
   const firstDay = Math.ceil(firstFreeHour(latestBookingEnd) / DAY) * DAY;
   const offsets = times.map((t) => Number(t.slice(0, 2)) * HOUR + Number(t.slice(3)) * 60_000);
@@ -165,9 +168,14 @@ export function departureBookingRequests(
       firstDay + Math.floor(departure / offsets.length) * DAY + offsets[departure % offsets.length];
     return {
       method: 'POST',
-      path: '/api/v1/booking/bookings/request/',
+      path,
       ...jsonBody(
-        { adventure_offering_id: tours[n % tours.length].id, starts_at: iso(starts), participants_count: 1 },
+        {
+          adventure_offering_id: tours[n % tours.length].id,
+          starts_at: iso(starts),
+          participants_count: 1,
+          ...choices,
+        },
         customerTokens[n % customerTokens.length],
       ),
     };

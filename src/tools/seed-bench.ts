@@ -146,7 +146,7 @@ type BenchListing = Omit<
  * `make`, and returns how many it added: a database seeded before they existed is topped up rather than
  * seeded again. Needs the bench vendor.
  */
-async function addMissingListings(
+export async function addMissingListings(
   db: Kysely<Database>,
   now: number,
   kind: ListingKind,
