@@ -159,24 +159,3 @@ export function fetchStorefront(kind: ListingKind, slug: string, page_size = 100
     ? call(() => api.GET('/api/v1/equipment/storefront/{slug}/', { params }))
     : call(() => api.GET('/api/v1/adventrues/storefront/{slug}/', { params }));
 }
-
-const DAY_MS = 86_400_000;
-const cents = (amount: string) => Math.round(Number(amount) * 100);
-
-/**
- * The price the API will charge (src/modules/booking/pricing.ts): equipment is rental days (24-hour days,
- * rounded up, at least 1) × price per day × units; an adventure participants × price per person.
- */
-export function estimateTotal(
-  listing: Listing,
-  window: { startsAt: number; endsAt: number },
-  count: number,
-): { totalCents: number; days: number } {
-  if (isEquipment(listing)) {
-    const days = Math.max(1, Math.ceil((window.endsAt - window.startsAt) / DAY_MS));
-    return { totalCents: days * cents(listing.price_per_day) * count, days };
-  }
-  return { totalCents: count * cents(listing.price_per_person), days: 0 };
-}
-
-export const moneyOfCents = (totalCents: number, currency: string) => money(totalCents / 100, currency);
