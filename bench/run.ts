@@ -11,11 +11,13 @@ import { createDb } from '../src/db/create-db.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
   BENCH_CAMPAIGNS,
+  BENCH_RENTAL_BUFFER_MINUTES,
   BENCH_TOUR_TIMES,
   BENCH_VENDOR_EMAIL,
   benchDataPresent,
   SEED_DEFAULTS,
   type SeedBenchSizes,
+  seedBenchRentalItems,
   seedBenchTours,
   seedBenchUnitItems,
 } from '../src/tools/seed-bench.ts';
@@ -31,6 +33,7 @@ import {
   jsonBody,
   login,
   procStatusKb,
+  rentalBookingRequests,
   serverEnv,
   unitBookingRequests,
 } from './server-process.ts';
@@ -294,6 +297,8 @@ async function ensureSeeded(url: string, sizes: SeedBenchSizes): Promise<{ seede
       if (added) console.log(`added ${added} multi-unit items the kept data lacked`);
       const tours = await seedBenchTours(handle.db, Date.now());
       if (tours) console.log(`added ${tours} scheduled tours the kept data lacked`);
+      const rentals = await seedBenchRentalItems(handle.db, Date.now());
+      if (rentals) console.log(`added ${rentals} rental items the kept data lacked`);
     }
   } finally {
     await handle.close();
@@ -311,6 +316,8 @@ interface Fixtures {
   unitItems: { id: number }[];
   /** the scheduled tours of the departure scenarios */
   tours: { id: number; publicId: string }[];
+  /** the rental items (rates, limits, a buffer) of the rental booking scenario */
+  rentalItems: { id: number }[];
   customerEmails: string[];
   /** end of the latest booking window: the booking scenario books after it, so every request succeeds */
   latestBookingEnd: number;
@@ -348,6 +355,7 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
         .execute();
     const unitItems = await listingsNamed('equipment', 'bench-units-');
     const tours = await listingsNamed('adventure', 'bench-tour-');
+    const rentalItems = await listingsNamed('equipment', 'bench-rental-');
     const emails = await db
       .selectFrom('users')
       .select('email')
@@ -363,11 +371,13 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
     if (!items.length) throw new Error('the bench vendor has no bench-item-* items');
     if (!unitItems.length) throw new Error('the bench vendor has no bench-units-* items');
     if (!tours.length) throw new Error('the bench vendor has no bench-tour-* offerings');
+    if (!rentalItems.length) throw new Error('the bench vendor has no bench-rental-* items');
     if (!emails.length) throw new Error('no bench-customer-* accounts');
     return {
       items: items.map((i) => ({ id: i.id, publicId: i.public_id })),
       unitItems: unitItems.map((u) => ({ id: u.id })),
       tours: tours.map((t) => ({ id: t.id, publicId: t.public_id })),
+      rentalItems: rentalItems.map((r) => ({ id: r.id })),
       customerEmails: emails.map((e) => e.email),
       latestBookingEnd: Number(latest?.m ?? 0),
     };
@@ -477,6 +487,8 @@ const RATIO_TARGETS: Record<string, number> = {
   l: 0.11,
   // the public departures of one offering over 14 days (four a day)
   m: 0.25,
+  // decisions §20: a booking request on an item with rates, limits and a buffer, within 10 % of e
+  n: 0.11,
 };
 
 /** What a scenario's requests are made of: the seeded fixtures, the logged-in accounts, the run's day. */
@@ -592,6 +604,20 @@ const SCENARIOS: Scenario[] = [
     requests: ({ fixtures, customerTokens }) =>
       rotating(
         departureBookingRequests(fixtures.tours, BENCH_TOUR_TIMES, customerTokens, fixtures.latestBookingEnd),
+      ),
+  },
+  {
+    key: 'n',
+    title: 'booking request, rentals',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures, customerTokens }) =>
+      rotating(
+        rentalBookingRequests(
+          fixtures.rentalItems,
+          BENCH_RENTAL_BUFFER_MINUTES,
+          customerTokens,
+          fixtures.latestBookingEnd,
+        ),
       ),
   },
   {
