@@ -55,10 +55,10 @@ describe.skipIf(!browserAvailable)('prices: categories, extras and promo codes',
     await page.getByLabel('GoPro').fill('1');
     await expect.poll(() => page.locator('[data-total]').textContent()).toBe('€120.00');
     expect(await lines(page, 'Price')).toEqual([
-      'Adult × 2 at €35.00€70.00',
-      'Child€20.00',
-      'Wetsuit (1 day) × 3 at €5.00€15.00',
-      'GoPro€15.00',
+      'Adult 2 × €35.00€70.00',
+      'Child 1 × €20.00€20.00',
+      'Wetsuit (1 day) 3 × €5.00€15.00',
+      'GoPro 1 × €15.00€15.00',
     ]);
     await expectAccessible(page);
 
@@ -71,7 +71,7 @@ describe.skipIf(!browserAvailable)('prices: categories, extras and promo codes',
     await page.getByLabel('Promo code').fill('spring10');
     await page.getByLabel('Promo code').press('Enter');
     await expect.poll(() => page.locator('[data-total]').textContent()).toBe('€108.00');
-    expect((await lines(page, 'Price')).at(-1)).toBe('Promo code SPRING10 (10% off)-€12.00');
+    expect((await lines(page, 'Price')).at(-1)).toBe('Promo code SPRING10 (10% off) -€12.00');
     expect((await api.get('/api/v1/booking/bookings/', shop.vendorToken)).count).toBe(0);
     await page.setViewportSize({ width: 1280, height: 900 });
     await expectAccessible(page);
@@ -91,11 +91,11 @@ describe.skipIf(!browserAvailable)('prices: categories, extras and promo codes',
     await expect
       .poll(() => lines(page, name))
       .toEqual([
-        'Adult × 2 at €35.00€70.00',
-        'Child€20.00',
-        'Wetsuit (1 day) × 3 at €5.00€15.00',
-        'GoPro€15.00',
-        'Promo code SPRING10 (10% off)-€12.00',
+        'Adult 2 × €35.00€70.00',
+        'Child 1 × €20.00€20.00',
+        'Wetsuit (1 day) 3 × €5.00€15.00',
+        'GoPro 1 × €15.00€15.00',
+        'Promo code SPRING10 (10% off) -€12.00',
       ]);
     await expectAccessible(page);
     await page.setViewportSize(PHONE);
@@ -161,11 +161,11 @@ describe.skipIf(!browserAvailable)('prices: categories, extras and promo codes',
     await expect
       .poll(() => lines(page, `Price of booking #${booking.id}`))
       .toEqual([
-        'Adult × 2 at €35.00€70.00',
-        'Child€20.00',
-        'Wetsuit (1 day) × 3 at €5.00€15.00',
-        'GoPro€15.00',
-        'Promo code SPRING10 (10% off)-€12.00',
+        'Adult 2 × €35.00€70.00',
+        'Child 1 × €20.00€20.00',
+        'Wetsuit (1 day) 3 × €5.00€15.00',
+        'GoPro 1 × €15.00€15.00',
+        'Promo code SPRING10 (10% off) -€12.00',
       ]);
     await expectAccessible(page);
 
