@@ -631,32 +631,13 @@ const SCENARIOS: Scenario[] = [
     key: 'p',
     title: 'quote, categories + extras + code',
     connections: (profile) => profile.connections,
-    requests: ({ fixtures, customerTokens }) =>
-      rotating(
-        departureBookingRequests(
-          fixtures.pricedTours,
-          BENCH_TOUR_TIMES,
-          customerTokens,
-          fixtures.latestBookingEnd,
-          PRICED_CHOICES,
-          '/api/v1/booking/quote/',
-        ),
-      ),
+    requests: pricedRequests('/api/v1/booking/quote/'),
   },
   {
     key: 'q',
     title: 'booking request, priced',
     connections: (profile) => profile.connections,
-    requests: ({ fixtures, customerTokens }) =>
-      rotating(
-        departureBookingRequests(
-          fixtures.pricedTours,
-          BENCH_TOUR_TIMES,
-          customerTokens,
-          fixtures.latestBookingEnd,
-          PRICED_CHOICES,
-        ),
-      ),
+    requests: pricedRequests('/api/v1/booking/bookings/request/'),
   },
   {
     key: 'n',
@@ -711,6 +692,21 @@ const SCENARIOS: Scenario[] = [
     requests: lastDays(90, '/api/v1/marketing/vendor/timeseries/'),
   },
 ];
+
+/** Requests to `path` for the priced tours' departures, as scenarios p (quotes) and q (requests) send them. */
+function pricedRequests(path: string) {
+  return ({ fixtures, customerTokens }: ScenarioContext) =>
+    rotating(
+      departureBookingRequests(
+        fixtures.pricedTours,
+        BENCH_TOUR_TIMES,
+        customerTokens,
+        fixtures.latestBookingEnd,
+        PRICED_CHOICES,
+        path,
+      ),
+    );
+}
 
 /** What scenarios p and q choose of a priced tour: two categories, both extras and the bench's code. */
 const PRICED_CHOICES = {

@@ -142,6 +142,17 @@ type BenchListing = Omit<
   'vendor_id' | 'category_id' | 'created_at' | 'updated_at'
 >;
 
+/** The bench vendor's profile id (vendor_profiles.id); the bench data must be seeded. */
+export async function benchVendorId(db: Kysely<Database>): Promise<number> {
+  const vendor = await db
+    .selectFrom('users')
+    .innerJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
+    .select('vendor_profiles.id')
+    .where('users.email', '=', BENCH_VENDOR_EMAIL)
+    .executeTakeFirstOrThrow();
+  return vendor.id;
+}
+
 /**
  * Adds those of the bench vendor's listings `wanted` that are missing (by kind and public id), made by
  * `make`, and returns how many it added: a database seeded before they existed is topped up rather than
@@ -154,12 +165,7 @@ export async function addMissingListings(
   wanted: string[],
   make: (publicId: string) => BenchListing,
 ): Promise<number> {
-  const vendor = await db
-    .selectFrom('users')
-    .innerJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
-    .select('vendor_profiles.id')
-    .where('users.email', '=', BENCH_VENDOR_EMAIL)
-    .executeTakeFirstOrThrow();
+  const vendor = { id: await benchVendorId(db) };
   const present = new Set(
     (
       await db
