@@ -216,14 +216,14 @@ export async function prepareTrip(base: string, url: string, dayStart: number): 
   return { vendorToken, items: listings.items.map((id) => ({ id })), manifestDate };
 }
 
-/** Scenario n: the busy day's manifest, as the Today page asks for it. */
+/** Scenario t: the busy day's manifest, as the Today page asks for it. */
 export const manifestRequest = (trip: TripFixtures) => (): AutocannonRequest => ({
   method: 'GET',
   path: `/api/v1/booking/vendor/manifest/?date=${trip.manifestDate}`,
   headers: { authorization: `Bearer ${trip.vendorToken}` },
 });
 
-/** Scenario o: booking requests like scenario e's, answering three questions and accepting the waiver. */
+/** Scenario w: booking requests like scenario e's, answering three questions and accepting the waiver. */
 export const tripBookingRequests = (
   trip: TripFixtures,
   customerTokens: readonly string[],
