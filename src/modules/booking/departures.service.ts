@@ -243,12 +243,15 @@ export async function offeringsWithOpenDeparture(
   to: number,
   now: number,
 ): Promise<number[]> {
+  // a departure starting before now is closed (its cutoff is at or before its start): none to look at
+  const start = Math.max(from, now);
+  if (start >= to) return [];
   const offerings = await activeScheduledOfferings(db);
   if (offerings.length === 0) return [];
   const longest = Math.max(...offerings.map((o) => o.duration_minutes ?? 0));
   const facts = await departureFacts(
     db,
-    { listingIds: offerings.map((o) => o.id), from, to, durationMs: longest * MINUTE_MS },
+    { listingIds: offerings.map((o) => o.id), from: start, to, durationMs: longest * MINUTE_MS },
     now,
   );
   const kept: number[] = [];
@@ -264,7 +267,7 @@ export async function offeringsWithOpenDeparture(
       parseSchedule(o.schedule),
       o.duration_minutes ?? 0,
       o.time_zone,
-      from,
+      start,
       to,
       (chunk) => chunk.find((d) => verdictOf(terms, d, ofListing, now).isAvailable),
     );
