@@ -31,10 +31,13 @@ import {
 import {
   bookingRoutes,
   checkLimitEdit,
-  listingBookableIn,
+  dayOfTripRoutes,
+  departureRoutes,
+  listingAvailableFilter,
+  promoCodeRoutes,
   startExpirySweeper,
 } from './modules/booking/index.ts';
-import { catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
+import { ADVENTURE, catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import {
   createEmailChannel,
@@ -50,6 +53,7 @@ import {
 } from './modules/notifications/index.ts';
 import {
   cancellationRefunds,
+  latestPaymentStatuses,
   MockGateway,
   type PaymentGateway,
   paymentsRoutes,
@@ -162,21 +166,30 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     media,
     recordClick: (click) => recordListingClick(db, clock, click),
-    availableIn: (from, to) => listingBookableIn(from, to, clock.now().getTime()),
+    availableIn: (from, to, kind) => listingAvailableFilter(db, from, to, clock.now().getTime(), kind),
     checkLimitEdit,
   });
   const gateway = deps.gateway ?? new MockGateway(config.paymentWebhookSecret);
   const paymentsDeps = { db, clock, gateway };
-  await app.register(bookingRoutes, {
+  const bookingDeps = {
+    db,
+    clock,
+    findClick: findClickForAttribution,
+    listings: catalogDeps.lookups,
+    refunds: cancellationRefunds(paymentsDeps),
+  };
+  await app.register(bookingRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
+  await app.register(promoCodeRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
+  await app.register(dayOfTripRoutes, {
     prefix: '/api/v1/booking',
-    deps: {
-      db,
-      clock,
-      findClick: findClickForAttribution,
-      listings: catalogDeps.lookups,
-      refunds: cancellationRefunds(paymentsDeps),
-    },
+    deps: { ...bookingDeps, paymentStatuses: latestPaymentStatuses },
   });
+  for (const segment of [ADVENTURE.pathSegment, ...ADVENTURE.pathAliases])
+    await app.register(departureRoutes, {
+      prefix: `/api/v1/${segment}`,
+      deps: bookingDeps,
+      hidden: segment !== ADVENTURE.pathSegment,
+    });
   await app.register(paymentsRoutes, {
     prefix: '/api/v1/payment',
     deps: paymentsDeps,

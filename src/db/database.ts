@@ -45,6 +45,10 @@ export interface VendorProfilesTable {
   request_ttl_minutes: Generated<number>;
   /** minutes an approved booking holds its window unpaid */
   payment_ttl_minutes: Generated<number>;
+  /** JSON of the seven days' local open intervals (src/lib/opening-hours.ts); null: always open */
+  opening_hours: Generated<string | null>;
+  /** the liability waiver every request accepts (decisions §23); '' when none */
+  waiver_text: Generated<string>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -98,6 +102,23 @@ export interface ListingsTable {
   free_cancellation_hours: Generated<number>;
   /** cancellation policy: the share (0–100) of the amount refunded for a later cancel */
   late_refund_percent: Generated<number>;
+  /** adventures: JSON list of schedule rules (decisions §19; src/lib/schedule.ts), '[]' when unscheduled */
+  schedule: Generated<string>;
+  /** requests for a window starting less than this long after now are refused (migration 2026112801) */
+  booking_cutoff_minutes: Generated<number>;
+  /** adventures: JSON list of price categories in cents (decisions §21; src/lib/price-settings.ts) */
+  price_categories: Generated<string>;
+  /** JSON list of extras in cents (decisions §21), '[]' when none */
+  extras: Generated<string>;
+  /** equipment: JSON list of rates, shortest first (decisions §20; src/lib/rental-terms.ts); '[]' when none */
+  rates: Generated<string>;
+  /** equipment: the shortest and longest rental a request may ask for; null: no limit */
+  min_duration_minutes: Generated<number | null>;
+  max_duration_minutes: Generated<number | null>;
+  /** equipment: how long after its end a booking still holds its units (turnaround) */
+  buffer_minutes: Generated<number>;
+  /** JSON list of the questions a request answers (decisions §23; src/lib/questions.ts), '[]' when none */
+  questions: Generated<string>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;
@@ -133,6 +154,22 @@ export interface AvailabilitySlotsTable {
   updated_at: Millis;
 }
 
+/** What a vendor changed about one departure of a scheduled offering (decisions §19). */
+export interface DepartureOverridesTable {
+  id: Generated<number>;
+  listing_id: number;
+  /** the departure's instant */
+  starts_at: Millis;
+  /** null: the schedule's (or the offering's) capacity */
+  capacity: number | null;
+  is_closed: Generated<Flag>;
+  /** set when the vendor cancelled the departure (it is then closed too) */
+  cancelled_at: Millis | null;
+  note: Generated<string>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
 export type BookingStatus = 'requested' | 'approved' | 'declined' | 'cancelled' | 'confirmed' | 'expired';
 
 export interface BookingsTable {
@@ -163,6 +200,45 @@ export interface BookingsTable {
   confirmed_at: Generated<Millis | null>;
   /** the succeeded refunds of its payments, kept by triggers on refunds (migration 2026112701) */
   refunded_cents: Generated<number>;
+  /** the promo code it redeems while it holds (decisions §21); null when none or the code was deleted */
+  promo_code_id: Generated<number | null>;
+  /** the code as it was given, kept whatever becomes of the code */
+  promo_code: Generated<string | null>;
+  /** JSON list of its price lines in cents, fixed when requested; null for bookings of before */
+  price_lines: Generated<string | null>;
+  /** JSON object of the answers its request gave (decisions §23), '{}' when none */
+  answers: Generated<string>;
+  /** the waiver acceptance (migration 2026113001): null when no waiver was asked */
+  waiver_name: Generated<string | null>;
+  waiver_accepted_at: Generated<Millis | null>;
+  /** SHA-256 hex of the exact text accepted */
+  waiver_text_sha256: Generated<string | null>;
+  /** the accepting client's address and User-Agent: shown to the vendor only */
+  waiver_client_ip: Generated<string | null>;
+  waiver_user_agent: Generated<string | null>;
+  attendance: Generated<Attendance>;
+  attendance_updated_at: Generated<Millis | null>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** Who came on the day (decisions §23), beside the booking's status. */
+export type Attendance = 'pending' | 'checked_in' | 'no_show' | 'returned';
+
+/** A vendor's promo code (decisions §21). */
+export interface PromoCodesTable {
+  id: Generated<number>;
+  vendor_id: number;
+  /** upper case: matched without regard to case */
+  code: string;
+  percent_off: number | null;
+  amount_off_cents: number | null;
+  valid_from: Millis | null;
+  valid_until: Millis | null;
+  max_redemptions: number | null;
+  /** JSON list of {"kind", "id"}; null: all the vendor's listings */
+  listing_ids: string | null;
+  is_active: Generated<Flag>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -177,13 +253,16 @@ export interface BookingStatusHistoryTable {
   created_at: Millis;
 }
 
-export type PaymentStatus =
-  | 'requires_payment'
-  | 'processing'
-  | 'succeeded'
-  | 'partially_refunded'
-  | 'failed'
-  | 'refunded';
+/** A payment's states, in the order the API documents them. */
+export const PAYMENT_STATUSES = [
+  'requires_payment',
+  'processing',
+  'succeeded',
+  'partially_refunded',
+  'failed',
+  'refunded',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export interface PaymentsTable {
   id: Generated<number>;
@@ -437,8 +516,10 @@ export interface Database {
   listings: ListingsTable;
   listing_photos: ListingPhotosTable;
   availability_slots: AvailabilitySlotsTable;
+  departure_overrides: DepartureOverridesTable;
   bookings: BookingsTable;
   booking_status_history: BookingStatusHistoryTable;
+  promo_codes: PromoCodesTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
   webhook_events: WebhookEventsTable;

@@ -32,6 +32,10 @@ import * as notifications from './migrations/2026112508-notifications.ts';
 import * as rateLimitHits from './migrations/2026112601-rate-limit-hits.ts';
 import * as analyticsRevenueBots from './migrations/2026112701-analytics-revenue-bots.ts';
 import * as idempotencyClaimOwner from './migrations/2026112735-idempotency-claim-owner.ts';
+import * as departures from './migrations/2026112801-departures.ts';
+import * as prices from './migrations/2026112803-prices.ts';
+import * as rentalTerms from './migrations/2026112901-rental-terms.ts';
+import * as dayOfTrip from './migrations/2026113001-day-of-trip.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -66,6 +70,10 @@ const migrations: Record<string, Migration> = {
   '2026112601-rate-limit-hits': rateLimitHits,
   '2026112701-analytics-revenue-bots': analyticsRevenueBots,
   '2026112735-idempotency-claim-owner': idempotencyClaimOwner,
+  '2026112801-departures': departures,
+  '2026112803-prices': prices,
+  '2026112901-rental-terms': rentalTerms,
+  '2026113001-day-of-trip': dayOfTrip,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

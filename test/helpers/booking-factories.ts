@@ -27,6 +27,8 @@ export interface ListingFixture {
   quantity?: number;
   /** adventures; default private */
   bookingMode?: BookingMode;
+  /** equipment: turnaround after each booking (decisions §20); default 0 */
+  bufferMinutes?: number;
   isActive?: boolean;
   archived?: boolean;
 }
@@ -52,6 +54,7 @@ export async function insertListing(db: Kysely<Database>, fixture: ListingFixtur
       capacity: kind === 'adventure' ? (fixture.capacity === undefined ? 8 : fixture.capacity) : null,
       quantity: fixture.quantity ?? 1,
       booking_mode: fixture.bookingMode ?? 'private',
+      buffer_minutes: fixture.bufferMinutes ?? 0,
       is_active: fixture.isActive === false ? 0 : 1,
       archived_at: fixture.archived ? at : null,
       created_at: at,

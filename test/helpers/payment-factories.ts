@@ -1,6 +1,6 @@
-import { injector, type TestApp } from './build-test-app.ts';
+import { type Injector, injector, type TestApp } from './build-test-app.ts';
 import { createEquipment } from './catalog-factories.ts';
-import { registerCustomer, registerVendor } from './factories.ts';
+import { type Account, registerCustomer, registerVendor } from './factories.ts';
 
 /** A new customer's approved one-day booking of a new vendor's item, and the helpers to pay for it. */
 export async function approvedBooking(t: TestApp) {
@@ -43,4 +43,21 @@ export async function approvedBooking(t: TestApp) {
       .orderBy('id')
       .execute();
   return { bookingId, customer, intent, event, payments };
+}
+
+/** The vendor approves the booking and its customer opens a payment intent: the payment object. */
+export async function approveWithIntent(
+  api: Injector,
+  vendor: Pick<Account, 'token'>,
+  customer: Pick<Account, 'token'>,
+  bookingId: number,
+): Promise<{ id: number; gateway_payment_intent_id: string }> {
+  await api({ method: 'POST', url: `/api/v1/booking/bookings/${bookingId}/approve/`, token: vendor.token });
+  const intent = await api({
+    method: 'POST',
+    url: '/api/v1/payment/intents/',
+    token: customer.token,
+    payload: { booking_id: bookingId },
+  });
+  return intent.json().payment;
 }

@@ -1,6 +1,7 @@
 import { type Injector, injector, type TestApp } from './build-test-app.ts';
 import { createEquipment } from './catalog-factories.ts';
 import { type Account, registerCustomer, registerVendor } from './factories.ts';
+import { approveWithIntent } from './payment-factories.ts';
 
 const HOUR = 3_600_000;
 let eventCounter = 0;
@@ -57,15 +58,9 @@ export async function bookedFixture(t: TestApp, setup: BookingSetup = {}): Promi
   let intentId: string | null = null;
   const until = setup.until ?? 'paid';
   if (until !== 'requested') {
-    await api({ method: 'POST', url: `/api/v1/booking/bookings/${bookingId}/approve/`, token: vendor.token });
-    const intent = await api({
-      method: 'POST',
-      url: '/api/v1/payment/intents/',
-      token: customer.token,
-      payload: { booking_id: bookingId },
-    });
-    paymentId = intent.json().payment.id;
-    intentId = intent.json().payment.gateway_payment_intent_id;
+    const payment = await approveWithIntent(api, vendor, customer, bookingId);
+    paymentId = payment.id;
+    intentId = payment.gateway_payment_intent_id;
   }
   const event = (type: string) =>
     api({

@@ -243,6 +243,7 @@ describe('ownership', () => {
       'listing',
       'payment',
       'photo',
+      'promo_code',
       'slot',
     ]);
     expect(failures).toEqual([]);

@@ -10,7 +10,15 @@ import {
 import { PASSWORD } from '../helpers/factories.ts';
 import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
 import { createEndpoint, insertWebhookDelivery, PUBLIC_HOOK_URL } from '../helpers/notification-factories.ts';
-import { fillPath, freshWindow, type Party, pathParams, uploadPhoto, type World } from './world.ts';
+import {
+  createScheduledTour,
+  fillPath,
+  freshWindow,
+  type Party,
+  pathParams,
+  uploadPhoto,
+  type World,
+} from './world.ts';
 
 // What the security suites know about routes in general, keyed by URL patterns, never by a hand list of
 // routes: the route table (src/http/openapi.ts) says which routes exist, and a test fails when a route
@@ -23,7 +31,15 @@ export function apiRoutes(app: FastifyInstance): RouteEntry[] {
 
 export const routeName = (r: Pick<RouteEntry, 'method' | 'url'>) => `${r.method} ${r.url}`;
 
-type ResourceKind = 'listing' | 'photo' | 'slot' | 'booking' | 'payment' | 'endpoint' | 'delivery';
+type ResourceKind =
+  | 'listing'
+  | 'photo'
+  | 'slot'
+  | 'booking'
+  | 'payment'
+  | 'endpoint'
+  | 'delivery'
+  | 'promo_code';
 
 interface OwnedResource {
   kind: ResourceKind;
@@ -34,7 +50,7 @@ interface OwnedResource {
   /** a new resource of the party (for requests that change or consume it) */
   fresh(world: World, party: Party, url: string): Promise<number>;
   /** the values of the path's other parameters (the listing of a photo), when it has more than one */
-  parentOf?(party: Party, url: string): Record<string, number>;
+  parentOf?(party: Party, url: string): Record<string, string | number>;
 }
 
 const kindOfUrl = (url: string) => (/\/equipment\//.test(url) ? 'equipment' : 'adventure');
@@ -95,6 +111,17 @@ async function freshPaidPayment(world: World, party: Party): Promise<number> {
   return id;
 }
 
+/** A fresh confirmed booking (paid). */
+async function freshConfirmedBooking(world: World, party: Party): Promise<number> {
+  const paymentId = await freshPaidPayment(world, party);
+  const status = await world.api({
+    method: 'GET',
+    url: `/api/v1/payment/${paymentId}/status/`,
+    token: party.customer.token,
+  });
+  return status.json().booking_id;
+}
+
 /** Resources reached by a path parameter, and who owns them. */
 export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
   {
@@ -125,6 +152,17 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
     },
   },
   {
+    // a departure of a scheduled offering (decisions §19): the offering, and the departure's instant
+    match: /\/vendor\/offerings\/:id\/departures\//,
+    resource: {
+      kind: 'listing',
+      twoParty: false,
+      idOf: (p) => p.tour.id,
+      parentOf: (p): Record<string, string> => ({ starts_at: p.departure }),
+      fresh: async (w, p) => (await createScheduledTour(w.t.app, p.vendor, 'fresh')).id,
+    },
+  },
+  {
     match: /\/vendor\/slots\/:id\/$/,
     resource: {
       kind: 'slot',
@@ -141,6 +179,11 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
         return res.json().id;
       },
     },
+  },
+  {
+    // attendance is recorded for confirmed bookings only
+    match: /\/bookings\/:id\/attendance\//,
+    resource: { kind: 'booking', twoParty: true, idOf: (p) => p.bookingId, fresh: freshConfirmedBooking },
   },
   {
     match: /\/bookings\/:id\//,
@@ -162,6 +205,24 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
       twoParty: false,
       idOf: (p) => p.endpointId,
       fresh: async (w, p) => (await createEndpoint(w.t.app, p.vendor)).id,
+    },
+  },
+  {
+    match: /\/vendor\/promo-codes\/:id\/$/,
+    resource: {
+      kind: 'promo_code',
+      twoParty: false,
+      idOf: (p) => p.promoCodeId,
+      fresh: async (w, p) => {
+        const res = await w.api({
+          method: 'POST',
+          url: '/api/v1/booking/vendor/promo-codes/',
+          token: p.vendor.token,
+          payload: promoCodeBody(),
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id;
+      },
     },
   },
   {
@@ -188,6 +249,10 @@ export const UNOWNED: {
     match: /\/categories\/:id\/$/,
     value: (w) => w.category.id,
     fresh: async (w) => (await createCategory(w.t.app, w.staff.token)).id,
+  },
+  {
+    match: /\/offerings\/:public_id\/departures\/$/,
+    value: (w) => w.a.tour.public_id,
   },
   {
     match: /\/:public_id\/$/,
@@ -273,6 +338,12 @@ export function sampleQuery(party: Party, route: RouteEntry): string {
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+/** A new promo code of the caller's (decisions §21): codes are unique per vendor. */
+const promoCodeBody = () => ({
+  code: `P-${unique().toUpperCase()}`,
+  amount_off: '5.00',
+  max_redemptions: 10,
+});
 
 /**
  * Marks a sample body sent as multipart/form-data (the photo upload): its other members become form
@@ -305,6 +376,11 @@ const listingBody = (url: string, world: World): Record<string, unknown> =>
         details: { seats: 2 },
         location: 'Lagos',
         price_per_day: '45.00',
+        // decisions §20: rental periods that leave every window the suites book open
+        rates: [{ duration_minutes: 60, price: '15.00' }],
+        min_duration_minutes: null,
+        max_duration_minutes: null,
+        buffer_minutes: 0,
         is_active: true,
         category_id: world.category.id,
       }
@@ -361,7 +437,12 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/accounts\/password\/reset\/confirm\/$/,
     body: () => ({ token: 'not-a-real-token', new_password: 'Harbour-Lights-77' }),
   },
-  { method: 'PATCH', match: /\/accounts\/vendor-profile\/me\/$/, body: () => ({ city: 'Faro' }) },
+  // null opening hours (always open): the party's bookings must stay requestable at any instant
+  {
+    method: 'PATCH',
+    match: /\/accounts\/vendor-profile\/me\/$/,
+    body: () => ({ city: 'Faro', opening_hours: null }),
+  },
   { method: 'POST', match: /\/vendor\/(items|offerings)\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PUT', match: /\/vendor\/(items|offerings)\/:id\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PATCH', match: /\/vendor\/(items|offerings)\/:id\/$/, body: () => ({ title: 'Renamed' }) },
@@ -373,9 +454,22 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     body: (w, p) => ({ equipment_item_id: p.slotItem.id, ...freshWindow(w.t) }),
   },
   { method: 'PATCH', match: /\/booking\/vendor\/slots\/:id\/$/, body: () => ({ is_available: true }) },
+  { method: 'PATCH', match: /\/departures\/:starts_at\/$/, body: () => ({ capacity: 10, is_closed: false }) },
+  { method: 'POST', match: /\/departures\/:starts_at\/cancel\/$/, body: () => ({ note: 'Gale' }) },
+  { method: 'POST', match: /\/booking\/vendor\/promo-codes\/$/, body: () => promoCodeBody() },
+  {
+    method: 'PATCH',
+    match: /\/booking\/vendor\/promo-codes\/:id\/$/,
+    body: () => ({ max_redemptions: 20, is_active: true }),
+  },
   {
     method: 'POST',
-    match: /\/booking\/bookings\/request\/$/,
+    match: /\/booking\/quote\/$/,
+    body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), promo_code: 'welcome10' }),
+  },
+  {
+    method: 'POST',
+    match: /\/booking\/(bookings\/request|quote)\/$/,
     body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), customer_notes: 'hi' }),
   },
   {
@@ -383,6 +477,7 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/bookings\/:id\/(approve|decline|cancel|vendor-cancel)\/$/,
     body: () => ({ note: 'ok' }),
   },
+  { method: 'POST', match: /\/bookings\/:id\/attendance\/$/, body: () => ({ status: 'pending' }) },
   { method: 'POST', match: /\/payment\/:payment_id\/refunds\/$/, body: () => ({ note: 'ok' }) },
   {
     method: 'POST',

@@ -30,6 +30,9 @@ export interface Party {
   customer: Account;
   equipment: ListingOut;
   adventure: ListingOut;
+  /** an adventure on a schedule (decisions §19) and the instant of its one departure */
+  tour: ListingOut;
+  departure: string;
   /** an equipment item that carries the slots (slots change what can be booked, so not on the others) */
   slotItem: ListingOut;
   slotId: number;
@@ -48,6 +51,8 @@ export interface Party {
   endpointId: number;
   webhookSecret: string;
   deliveryId: number;
+  /** the vendor's promo code (decisions §21) */
+  promoCodeId: number;
 }
 
 export interface PhotoOut {
@@ -65,6 +70,10 @@ export interface Markers {
   campaign: string;
   referrer: string;
   webhookUrl: string;
+  /** an answer to a listing's question, the name that accepted a waiver, the accepting client's User-Agent */
+  answer: string;
+  waiverName: string;
+  userAgent: string;
 }
 
 export interface World {
@@ -147,8 +156,12 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     email: markers.customerEmail,
     phone_number: markers.phone,
   });
-  const equipment = await createEquipment(t.app, vendor, { title: `Kayak ${tag}` });
+  const equipment = await createEquipment(t.app, vendor, {
+    title: `Kayak ${tag}`,
+    questions: [{ code: 'health', label: 'Health notes', kind: 'text' }],
+  });
   const adventure = await createAdventure(t.app, vendor, { title: `Cave tour ${tag}` });
+  const tour = await createScheduledTour(t.app, vendor, tag);
 
   const [equipmentPhoto, adventurePhoto] = [
     await uploadPhoto(api, vendor, `/api/v1/equipment/vendor/items/${equipment.id}/photos/`),
@@ -171,18 +184,31 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   });
   expect(view.statusCode, view.body).toBe(200);
 
+  // the booking accepts a waiver, which the vendor then removes, so the other suites' requests need none
+  const waiver = (waiver_text: string) =>
+    api({
+      method: 'PATCH',
+      url: '/api/v1/accounts/vendor-profile/me/',
+      token: vendor.token,
+      payload: { waiver_text },
+    });
+  expect((await waiver(`Waiver of ${tag}`)).statusCode).toBe(200);
   const booking = await api({
     method: 'POST',
     url: '/api/v1/booking/bookings/request/',
     token: customer.token,
+    headers: { 'user-agent': markers.userAgent },
     payload: {
       equipment_item_id: equipment.id,
       ...freshWindow(t),
       customer_notes: markers.customerNotes,
       marketing_click_id: view.json().marketing_click_id,
+      answers: { health: markers.answer },
+      waiver_acceptance: { accepted: true, name: markers.waiverName },
     },
   });
   expect(booking.statusCode, booking.body).toBe(201);
+  expect((await waiver('')).statusCode).toBe(200);
 
   const paid = await api({
     method: 'POST',
@@ -213,11 +239,21 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   const endpoint = await createEndpoint(t.app, vendor, { url: markers.webhookUrl });
   const delivery = await insertWebhookDelivery(t.db, endpoint.id, { createdAt: t.clock.now().getTime() });
 
+  const promo = await api({
+    method: 'POST',
+    url: '/api/v1/booking/vendor/promo-codes/',
+    token: vendor.token,
+    payload: { code: 'WELCOME10', percent_off: 10, max_redemptions: 100 },
+  });
+  expect(promo.statusCode, promo.body).toBe(201);
+
   return {
     vendor,
     customer,
     equipment,
     adventure,
+    tour,
+    departure: TOUR_DEPARTURE,
     slotItem,
     slotId: slot.json().id,
     bookingId: booking.json().id,
@@ -231,7 +267,20 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     endpointId: endpoint.id,
     webhookSecret: endpoint.secret,
     deliveryId: delivery.deliveryId,
+    promoCodeId: promo.json().id,
   };
+}
+
+/** The one departure of every scheduled tour of the worlds (the vendors' zone is UTC). */
+export const TOUR_DEPARTURE = '2026-09-01T09:00:00.000Z';
+
+/** A shared adventure with one departure, at TOUR_DEPARTURE. */
+export function createScheduledTour(app: TestApp['app'], vendor: Account, tag: string): Promise<ListingOut> {
+  return createAdventure(app, vendor, {
+    title: `Sunset tour ${tag}`,
+    booking_mode: 'shared',
+    schedule: [{ weekdays: ['tue'], start_times: ['09:00'], from_date: '2026-09-01', to_date: '2026-09-01' }],
+  });
 }
 
 /** Uploads a tiny photo to a listing's photos path. */
@@ -258,6 +307,9 @@ function markersFor(tag: string): Markers {
     referrer: `https://private-referrer-${n}.example/`,
     // a public address, so the endpoint is accepted without WEBHOOK_ALLOW_PRIVATE_URLS
     webhookUrl: `https://93.184.215.14/private-hook-${n}`,
+    answer: `private answer ${n}`,
+    waiverName: `Private Signer ${n}`,
+    userAgent: `PrivateAgent/${n}`,
   };
 }
 

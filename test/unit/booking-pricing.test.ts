@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../src/lib/datetime.ts';
 import { ATTRIBUTION_WINDOW_MS, isValidAttribution } from '../../src/modules/booking/attribution.ts';
-import { rentalDays, totalPriceCents } from '../../src/modules/booking/pricing.ts';
+import { rentalDays } from '../../src/modules/booking/pricing.ts';
+import { totalPriceCents } from '../helpers/price-engine.ts';
 
 const start = Date.UTC(2026, 6, 1, 10);
+const terms = (kind: 'equipment' | 'adventure', priceCents: number) => ({ kind, priceCents, rates: [] });
 const window = (hours: number) => ({ startsAt: start, endsAt: start + hours * HOUR_MS });
 
 describe('equipment pricing', () => {
@@ -19,25 +21,29 @@ describe('equipment pricing', () => {
 
   const one = { participants: null, quantity: 1 };
   it('multiplies days by the price per day in integer cents', () => {
-    expect(totalPriceCents('equipment', 4500, window(50), one)).toBe(13500);
-    expect(totalPriceCents('equipment', 4500, window(24), one)).toBe(4500);
-    expect(totalPriceCents('equipment', 1999, window(25), one)).toBe(3998);
+    expect(totalPriceCents(terms('equipment', 4500), window(50), one)).toBe(13500);
+    expect(totalPriceCents(terms('equipment', 4500), window(24), one)).toBe(4500);
+    expect(totalPriceCents(terms('equipment', 1999), window(25), one)).toBe(3998);
     // participants ignored
-    expect(totalPriceCents('equipment', 4500, window(2), { participants: 5, quantity: 1 })).toBe(4500);
+    expect(totalPriceCents(terms('equipment', 4500), window(2), { participants: 5, quantity: 1 })).toBe(4500);
   });
 
   it('multiplies by the units booked', () => {
-    expect(totalPriceCents('equipment', 4500, window(50), { participants: null, quantity: 4 })).toBe(54000);
-    expect(totalPriceCents('equipment', 1999, window(1), { participants: null, quantity: 10 })).toBe(19990);
+    expect(totalPriceCents(terms('equipment', 4500), window(50), { participants: null, quantity: 4 })).toBe(
+      54000,
+    );
+    expect(totalPriceCents(terms('equipment', 1999), window(1), { participants: null, quantity: 10 })).toBe(
+      19990,
+    );
   });
 });
 
 describe('adventure pricing', () => {
   it('multiplies participants by the price per person, whatever the duration', () => {
     const participants = (n: number | null) => ({ participants: n, quantity: null });
-    expect(totalPriceCents('adventure', 3550, window(3), participants(3))).toBe(10650);
-    expect(totalPriceCents('adventure', 3550, window(50), participants(1))).toBe(3550);
-    expect(totalPriceCents('adventure', 3550, window(1), participants(null))).toBe(3550);
+    expect(totalPriceCents(terms('adventure', 3550), window(3), participants(3))).toBe(10650);
+    expect(totalPriceCents(terms('adventure', 3550), window(50), participants(1))).toBe(3550);
+    expect(totalPriceCents(terms('adventure', 3550), window(1), participants(null))).toBe(3550);
   });
 });
 

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { DateTimeOut, Named, Nullable, Ref, serviceChecks, Text } from '../../http/schemas.ts';
+import { MAX_INTERVALS_A_DAY } from '../../lib/opening-hours.ts';
+import { WEEKDAYS } from '../../lib/schedule.ts';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
 // The service checks a new password (passwords.ts) and names each rule it breaks; the document states
@@ -63,9 +65,37 @@ const PROFILE_EXAMPLE = {
   time_zone: 'America/Los_Angeles',
   request_ttl_minutes: 1440,
   payment_ttl_minutes: 1440,
+  opening_hours: null,
+  waiver_text: '',
   created_at: '2026-05-01T09:00:00.000Z',
   updated_at: '2026-05-01T09:00:00.000Z',
 };
+
+const DAY_HOURS = Type.Array(
+  Type.Array(Type.String({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$' }), {
+    minItems: 2,
+    maxItems: 2,
+  }),
+  { maxItems: MAX_INTERVALS_A_DAY },
+);
+
+export const OpeningHoursSchema = Named(
+  'OpeningHours',
+  Type.Object(Object.fromEntries(WEEKDAYS.map((day) => [day, DAY_HOURS])), {
+    description:
+      "A vendor's opening hours for equipment pick-up and return (decisions §20), local times of its " +
+      'time_zone: every day mon..sun with up to three non-overlapping [open, close] intervals ([] when ' +
+      'closed; "24:00" closes at midnight). A request starting outside [open, close) or ending outside ' +
+      '[open, close] of its local date is a 400 on starts_at or ends_at naming the hours. Errors name the ' +
+      'day (opening_hours.sun).',
+    examples: [
+      {
+        ...Object.fromEntries(WEEKDAYS.map((day) => [day, [['09:00', '18:00']]])),
+        sun: [],
+      },
+    ],
+  }),
+);
 
 export const VendorProfileSchema = Named(
   'VendorProfile',
@@ -91,6 +121,13 @@ export const VendorProfileSchema = Named(
       }),
       payment_ttl_minutes: Type.Integer({
         description: 'minutes an approved booking holds its window unpaid before it expires',
+      }),
+      opening_hours: Type.Union([Ref(OpeningHoursSchema), Type.Null()], {
+        description: 'when equipment can be picked up and returned; null: always open',
+      }),
+      waiver_text: Type.String({
+        description:
+          "the liability waiver every booking request must accept (decisions §23); '' (default): none",
       }),
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
@@ -180,10 +217,26 @@ const profileFields = {
   state: OptionalText(120),
   postal_code: OptionalText(20),
   country: OptionalText(120),
+  waiver_text: Type.Optional(
+    Type.String({
+      maxLength: 20_000,
+      description:
+        "the liability waiver (at most 20,000 characters, trimmed; '' removes it). While it is not empty " +
+        'every booking request must carry waiver_acceptance; each booking keeps the SHA-256 of the text it ' +
+        'accepted.',
+    }),
+  ),
   currency: Type.Optional(CurrencyIn),
   time_zone: Type.Optional(TimeZoneIn),
   request_ttl_minutes: Type.Optional(RequestTtlIn),
   payment_ttl_minutes: Type.Optional(PaymentTtlIn),
+  opening_hours: Type.Optional(
+    Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+      description:
+        'null (always open) or the hours of all seven days, {"mon": [["09:00", "18:00"]], ..., "sun": []}: ' +
+        'up to three non-overlapping intervals a day; see OpeningHours. Errors name the day (opening_hours.sun).',
+    }),
+  ),
 };
 
 export const RegisterCustomerBody = Type.Object(userFields, {

@@ -8,6 +8,12 @@ import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import { bodyErrors } from '../../http/validation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, HOUR_MS } from '../../lib/datetime.ts';
+import {
+  type Interval,
+  normalizeOpeningHours,
+  openingHoursErrors,
+  parseOpeningHours,
+} from '../../lib/opening-hours.ts';
 import { recordPasswordResetRequest } from '../../outbox/events.ts';
 import * as repo from './accounts.repository.ts';
 import { StaffAccountInput } from './accounts.schemas.ts';
@@ -57,23 +63,42 @@ export const PROFILE_FIELDS = [
   'state',
   'postal_code',
   'country',
+  // the liability waiver every booking request accepts while it is not empty (decisions §23)
+  'waiver_text',
 ] as const;
 
 type ProfileField = (typeof PROFILE_FIELDS)[number];
 /** The profile's text fields, and its currency and time zone (checked and normalised by localeOf). */
 export type ProfileInput = Partial<Record<ProfileField | 'currency' | 'time_zone', string>>;
 
-/** How long the vendor's bookings hold their window unanswered or unpaid (decisions §11), in minutes. */
+/**
+ * How long the vendor's bookings hold their window unanswered or unpaid (decisions §11), in minutes, and
+ * when equipment can be picked up and returned (decisions §20).
+ */
 export interface HoldSettings {
   request_ttl_minutes?: number;
   payment_ttl_minutes?: number;
+  opening_hours?: unknown;
 }
 
-/** The hold settings given in a profile write (their range is the schema's); absent ones stay absent. */
-function holdSettingsOf(input: HoldSettings): HoldSettings {
-  const settings: HoldSettings = {};
+/**
+ * The hold settings given in a profile write (the TTLs' range is the schema's; the hours are checked here,
+ * 400 naming the day) in their stored form; absent ones stay absent.
+ */
+function holdSettingsOf(
+  input: HoldSettings,
+): Omit<HoldSettings, 'opening_hours'> & { opening_hours?: string | null } {
+  const settings: Omit<HoldSettings, 'opening_hours'> & { opening_hours?: string | null } = {};
   if (input.request_ttl_minutes !== undefined) settings.request_ttl_minutes = input.request_ttl_minutes;
   if (input.payment_ttl_minutes !== undefined) settings.payment_ttl_minutes = input.payment_ttl_minutes;
+  if (input.opening_hours !== undefined) {
+    const errors = openingHoursErrors(input.opening_hours);
+    if (Object.keys(errors).length) throw invalidFields(errors);
+    settings.opening_hours =
+      input.opening_hours === null
+        ? null
+        : JSON.stringify(normalizeOpeningHours(input.opening_hours as Record<string, Interval[]>));
+  }
   return settings;
 }
 
@@ -104,6 +129,8 @@ export function toVendorProfile(row: repo.VendorProfileRow) {
     time_zone: row.time_zone,
     request_ttl_minutes: row.request_ttl_minutes,
     payment_ttl_minutes: row.payment_ttl_minutes,
+    opening_hours: parseOpeningHours(row.opening_hours),
+    waiver_text: row.waiver_text,
     created_at: formatDateTime(row.created_at),
     updated_at: formatDateTime(row.updated_at),
   };
@@ -357,7 +384,10 @@ export async function updateOwnProfile(
 ): Promise<VendorProfile> {
   const profile = await repo.findProfileByUserId(deps.db, userId);
   if (!profile) throw notFound('Vendor profile not found.');
-  const changes: ProfileInput & HoldSettings = { ...localeOf(input), ...holdSettingsOf(input) };
+  const changes: ProfileInput & ReturnType<typeof holdSettingsOf> = {
+    ...localeOf(input),
+    ...holdSettingsOf(input),
+  };
   for (const field of PROFILE_FIELDS) if (input[field] !== undefined) changes[field] = input[field].trim();
   if (changes.business_name === '') throw invalidFields({ business_name: 'This field may not be blank.' });
   const now = deps.clock.now().getTime();

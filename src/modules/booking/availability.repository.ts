@@ -33,18 +33,34 @@ function overlappingEndBound(eb: ExpressionBuilder<Database, any>, listingId: Va
 /** A number in a query: a bound value, or a column of the query around it (see factsOfWindowsPg). */
 type Value = number | Expression<number>;
 
-/** A window of a listing, and the instant whose holds count (the app clock's now). */
-type WindowArgs = { listingId: number; startsAt: number; endsAt: number; now: number };
-const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt', 'now'] as const;
+/**
+ * A window of a listing, the instant whose holds count (the app clock's now), and the listing's buffer
+ * (rule 6 of availability.ts): bookings whose hold [starts_at, ends_at + buffer) meets the window's
+ * [startsAt, endsAt + buffer) are read.
+ */
+type WindowArgs = { listingId: number; startsAt: number; endsAt: number; now: number; bufferMs: number };
+const WINDOW_ARGS = ['listingId', 'startsAt', 'endsAt', 'now', 'bufferMs'] as const;
 type Window = { [K in keyof WindowArgs]: Value };
+
+/**
+ * A value in arithmetic: a bound one (a number, or a prepared query's stand-in for one) is a bigint, which
+ * PostgreSQL cannot tell by itself beside another parameter or an integer column.
+ */
+const operand = (v: Value) => (typeof v === 'object' ? v : sql<number>`cast(${v} as bigint)`);
+
+/** a + b or a - b in a query; bound values are added up before they are bound. */
+const plus = (a: Value, b: Value, sign: 1 | -1 = 1): Value =>
+  typeof a === 'number' && typeof b === 'number'
+    ? a + sign * b
+    : sql<number>`${operand(a)} ${sql.raw(sign === 1 ? '+' : '-')} ${operand(b)}`;
 
 const overlappingBookings = (db: Db, a: Window) =>
   db
     .selectFrom('bookings')
     .where('listing_id', '=', a.listingId)
-    .where('ends_at', '>', a.startsAt)
-    .where((eb) => eb('ends_at', '<', overlappingEndBound(eb, a.listingId, a.endsAt)))
-    .where('starts_at', '<', a.endsAt)
+    .where('ends_at', '>', plus(a.startsAt, a.bufferMs, -1))
+    .where((eb) => eb('ends_at', '<', overlappingEndBound(eb, a.listingId, plus(a.endsAt, a.bufferMs))))
+    .where('starts_at', '<', plus(a.endsAt, a.bufferMs))
     .where(ACTIVE)
     .where(holdsAt(a.now));
 
@@ -124,11 +140,12 @@ const factsOfWindowsPg = preparedQuery((db, asked: WindowArrays) => {
     startsAt: column('starts_at'),
     endsAt: column('ends_at'),
     now: column('now'),
+    bufferMs: column('buffer_ms'),
   });
   const windows = sql<{ ord: number }>`unnest(${asked.listingId}::integer[], ${asked.startsAt}::bigint[],
-    ${asked.endsAt}::bigint[], ${asked.now}::bigint[]) with ordinality`;
+    ${asked.endsAt}::bigint[], ${asked.now}::bigint[], ${asked.bufferMs}::bigint[]) with ordinality`;
   return db
-    .selectFrom(windows.as<'asked'>(sql`asked(listing_id, starts_at, ends_at, now, ord)`))
+    .selectFrom(windows.as<'asked'>(sql`asked(listing_id, starts_at, ends_at, now, buffer_ms, ord)`))
     .crossJoinLateral(facts.as('fact'))
     .select('asked.ord')
     .selectAll('fact');
@@ -149,20 +166,21 @@ async function factsOfWindows(db: Db, windows: WindowArgs[]): Promise<FactRow[][
 const factsBatchedPg = batchPerTurn(factsOfWindows, allFactsQuery);
 
 /**
- * Everything availability.ts decides on for one listing and window: its overlapping bookings holding it at
- * `now` (active, deadline not passed) with their units, its overlapping slots, and whether it has any
- * available slot at all.
+ * Everything availability.ts decides on for one listing and window: its bookings holding at `now` (active,
+ * deadline not passed) whose hold lengthened by `bufferMs` meets the window's, with their units and their
+ * own windows; its overlapping slots; and whether it has any available slot at all.
  */
 export async function availabilityFacts(
   db: Db,
   listingId: number,
   window: TimeWindow,
   now: number,
+  bufferMs = 0,
 ): Promise<Required<AvailabilityFacts>> {
   const bookings: BookingFact[] = [];
   const slots: SlotFact[] = [];
   let hasAvailableSlots = false;
-  const args: WindowArgs = { listingId, startsAt: window.startsAt, endsAt: window.endsAt, now };
+  const args: WindowArgs = { listingId, startsAt: window.startsAt, endsAt: window.endsAt, now, bufferMs };
   const rows = dialectOf(db) === 'postgres' ? await factsBatchedPg(db, args) : await allFactsQuery(db, args);
   for (const row of rows) {
     const { starts_at: startsAt, ends_at: endsAt, detail } = row;
@@ -173,10 +191,6 @@ export async function availabilityFacts(
   }
   return { bookings, slots, hasAvailableSlots };
 }
-
-/** The millisecond after an instant, in a query; bound values are added up before they are bound. */
-const nextInstant = (instant: Value): Value =>
-  typeof instant === 'number' ? instant + 1 : sql<number>`${instant} + 1`;
 
 /** The listing's limit under rule 4 of availability.ts (unitLimitOf), over the `listings` row. */
 const LISTING_LIMIT = sql<number>`case
@@ -195,6 +209,8 @@ const LISTING_LIMIT = sql<number>`case
  * overlaps the window: one EXISTS. Above 1 the units held must stay below the limit at every instant; the
  * sum only grows at a booking's start, so it peaks at the window's start or at the start of an active
  * booking inside the window, and those instants are the ones checked (peakUnits in availability.ts).
+ * Rule 6: with the listing's buffer (its column, 0 for adventures) each hold and the window itself end
+ * that much later.
  */
 export function listingAvailableIn(
   from: number,
@@ -203,6 +219,10 @@ export function listingAvailableIn(
 ): (eb: ExpressionBuilder<Database, 'listings'>) => Expression<SqlBool> {
   return (eb) => {
     const listingId = sql.ref<number>('listings.id');
+    const buffer = sql<number>`(listings.buffer_minutes * 60000)`;
+    // the window as the listing holds it, and the earliest end of a hold reaching a given instant
+    const heldTo = plus(to, buffer);
+    const endAfter = (instant: Value) => plus(instant, buffer, -1);
     const slotsOfListing = () =>
       eb
         .selectFrom('availability_slots as s')
@@ -216,9 +236,9 @@ export function listingAvailableIn(
         .where(holdsAt(now, 'b'));
     const activeOverlap = activeBookings()
       .select(eb.lit(1).as('one'))
-      .where('b.starts_at', '<', to)
-      .where('b.ends_at', '>', from)
-      .where('b.ends_at', '<', overlappingEndBound(eb, listingId, to));
+      .where('b.starts_at', '<', heldTo)
+      .where('b.ends_at', '>', endAfter(from))
+      .where('b.ends_at', '<', overlappingEndBound(eb, listingId, heldTo));
     // units held at one instant: the active bookings containing it (those overlapping [instant, instant + 1))
     const heldAt = (instant: Value) =>
       eb
@@ -227,14 +247,14 @@ export function listingAvailableIn(
         .whereRef('h.listing_id', '=', 'listings.id')
         .where('h.status', 'in', ACTIVE_STATUSES)
         .where(holdsAt(now, 'h'))
-        .where('h.ends_at', '>', instant)
-        .where('h.ends_at', '<', overlappingEndBound(eb, listingId, nextInstant(instant)))
+        .where('h.ends_at', '>', endAfter(instant))
+        .where('h.ends_at', '<', overlappingEndBound(eb, listingId, plus(instant, 1)))
         .where('h.starts_at', '<=', instant);
     const fullInside = activeBookings()
       .select(eb.lit(1).as('one'))
       .where('b.starts_at', '>', from)
-      .where('b.starts_at', '<', to)
-      .where('b.ends_at', '<', overlappingEndBound(eb, listingId, to))
+      .where('b.starts_at', '<', heldTo)
+      .where('b.ends_at', '<', overlappingEndBound(eb, listingId, heldTo))
       .where(sql<SqlBool>`(${heldAt(sql.ref<number>('b.starts_at'))}) >= ${LISTING_LIMIT}`);
     const unitFree = eb.or([
       eb.and([eb(LISTING_LIMIT, '=', 1), eb.not(eb.exists(activeOverlap))]),
@@ -262,19 +282,21 @@ export function listingAvailableIn(
 }
 
 /**
- * The bookings of a listing holding at `from` (active, deadline not passed) that end after it, with their
- * units: what a vendor's edit of the listing's limit must still fit (checkLimitEdit in booking.service.ts).
+ * The bookings of a listing holding at `from` (active, deadline not passed) whose hold, lengthened by
+ * `bufferMs`, ends after it, with their units and their own windows: what a vendor's edit of the listing's
+ * limit or buffer must still fit (checkLimitEdit in booking.service.ts).
  */
 export async function holdsEndingAfter(
   db: Db,
   listingId: number,
   from: number,
+  bufferMs = 0,
 ): Promise<(TimeWindow & { units: number })[]> {
   const rows = await db
     .selectFrom('bookings')
     .select(['starts_at', 'ends_at', UNITS.as('units')])
     .where('listing_id', '=', listingId)
-    .where('ends_at', '>', from)
+    .where('ends_at', '>', from - bufferMs)
     .where(ACTIVE)
     .where(holdsAt(from))
     .execute();

@@ -18,6 +18,12 @@ import { isActiveStatus } from './booking.state-machine.ts';
 //    booking holds its quantity; a shared adventure's limit is its capacity and a booking holds its
 //    participants; a private adventure is one whole departure (limit 1, every booking holds it all). With
 //    a limit of 1 this is the spec's rule: no active booking may overlap the window.
+// 6. Turnaround (decisions §20): an equipment item's buffer keeps each booking's units taken until its
+//    ends_at + buffer, the request's own included, so rule 4 counts holds [starts_at, ends_at + buffer)
+//    against the request's [starts_at, ends_at + buffer). The buffer is the item's current one, for old
+//    bookings too: a booking stores its window, never its buffer, so every path counts one hold length
+//    and an edit of the buffer is checked against the holds it lengthens (checkLimitEdit). Slots (rules
+//    1-3) concern the rental itself, [starts_at, ends_at). With no buffer this is rule 4.
 
 export interface TimeWindow {
   startsAt: number;
@@ -40,6 +46,8 @@ export interface UnitLimit {
   limit: number;
   /** false: every booking holds the whole listing whatever its units (a private adventure) */
   countUnits: boolean;
+  /** rule 6: how long after its end a booking still holds its units (0 when absent) */
+  bufferMs?: number;
 }
 
 /** The spec's rule: one booking at a time. */
@@ -51,8 +59,10 @@ export function unitLimitOf(listing: {
   quantity: number;
   capacity: number | null;
   bookingMode: BookingMode;
+  bufferMinutes?: number;
 }): UnitLimit {
-  if (listing.kind === 'equipment') return { limit: listing.quantity, countUnits: true };
+  if (listing.kind === 'equipment')
+    return { limit: listing.quantity, countUnits: true, bufferMs: (listing.bufferMinutes ?? 0) * 60_000 };
   if (listing.bookingMode === 'shared' && listing.capacity !== null)
     return { limit: listing.capacity, countUnits: true };
   return SINGLE;
@@ -90,6 +100,11 @@ export function overlaps(a: TimeWindow, b: TimeWindow): boolean {
   return a.startsAt < b.endsAt && b.startsAt < a.endsAt;
 }
 
+/** Rule 6: what a booking (or the request) holds, its window lengthened by the buffer. */
+export function heldWindow<T extends TimeWindow>(window: T, bufferMs = 0): T {
+  return bufferMs === 0 ? window : { ...window, endsAt: window.endsAt + bufferMs };
+}
+
 export function covers(outer: TimeWindow, inner: TimeWindow): boolean {
   return outer.startsAt <= inner.startsAt && outer.endsAt >= inner.endsAt;
 }
@@ -125,9 +140,13 @@ export function evaluateAvailability(
   limit: UnitLimit = SINGLE,
   units = 1,
 ): AvailabilityVerdict {
-  const holds = facts.bookings.filter((b) => isActiveStatus(b.status) && overlaps(b, window));
+  const held = heldWindow(window, limit.bufferMs);
+  const holds = facts.bookings
+    .filter((b) => isActiveStatus(b.status))
+    .map((b) => heldWindow(b, limit.bufferMs))
+    .filter((b) => overlaps(b, held));
   const overlappingBookings = holds.length;
-  const freeUnits = Math.max(0, limit.limit - peakUnits(window, holds, limit.countUnits));
+  const freeUnits = Math.max(0, limit.limit - peakUnits(held, holds, limit.countUnits));
   const blockingSlots = facts.slots.filter((s) => !s.isAvailable && overlaps(s, window)).length;
   const coverageRequired = facts.hasAvailableSlots ?? facts.slots.some((s) => s.isAvailable);
   const covered = facts.slots.some((s) => s.isAvailable && covers(s, window));
@@ -142,5 +161,104 @@ export function evaluateAvailability(
     blockingSlots,
     coverageRequired,
     covered,
+  };
+}
+
+// --- departures of a scheduled offering (decisions §19) ----------------------------------------------------
+//
+// 5. A scheduled offering is booked by departure: a booking belongs to the departure starting at its
+//    starts_at, and only the bookings of that departure count against it, even where two departures
+//    overlap in time. A shared departure's bookings share its capacity; a private one is held whole by
+//    any booking. A departure is closed (nothing can be requested) once now reaches its cutoff
+//    (starts_at - booking_cutoff_minutes), when the vendor closed or cancelled it, or when a slot with
+//    isAvailable false overlaps it; available slots are not needed.
+
+export type DepartureStatus = 'closed' | 'sold_out' | 'limited' | 'available';
+
+/** One departure as the schedule makes it, and the offering's terms for it. */
+export interface DepartureTerms extends TimeWindow {
+  /** the schedule's capacity for it (its rule's, else the offering's) */
+  capacity: number;
+  shared: boolean;
+  cutoffMinutes: number;
+}
+
+/** What the vendor changed about the departure (departure_overrides), when anything. */
+export interface DepartureOverride {
+  capacity: number | null;
+  isClosed: boolean;
+}
+
+export interface DepartureFacts {
+  /** the offering's bookings; those starting at the departure's instant and active count */
+  bookings: readonly BookingFact[];
+  /** the offering's slots; those with isAvailable false overlapping the departure close it */
+  slots: readonly SlotFact[];
+  override?: DepartureOverride;
+}
+
+export interface DepartureVerdict {
+  capacity: number;
+  /** seats held by its active bookings (participants) */
+  heldSeats: number;
+  /** its active bookings */
+  holdingBookings: number;
+  /** seats a request could take now: 0 when closed; a private departure's capacity or 0 */
+  remaining: number;
+  cutoffAt: number;
+  /** why nothing can be requested, when nothing can */
+  closedBy: 'cutoff' | 'vendor' | 'slot' | null;
+  status: DepartureStatus;
+  /** a request of `units` participants fits */
+  isAvailable: boolean;
+}
+
+export const cutoffAt = (startsAt: number, cutoffMinutes: number): number =>
+  startsAt - cutoffMinutes * 60_000;
+
+/**
+ * A listing's booking cutoff (decisions §19): requests for a window starting less than `cutoffMinutes`
+ * after now are refused. With no cutoff only a window already begun is (a past start is a 400 first).
+ */
+export const bookingClosed = (startsAt: number, cutoffMinutes: number, now: number): boolean =>
+  cutoffMinutes > 0 ? now >= cutoffAt(startsAt, cutoffMinutes) : now > startsAt;
+
+/** Rule 5 for one departure at `now`, for a request of `units` participants (default 1). */
+export function evaluateDeparture(
+  departure: DepartureTerms,
+  facts: DepartureFacts,
+  now: number,
+  units = 1,
+): DepartureVerdict {
+  const capacity = facts.override?.capacity ?? departure.capacity;
+  const holds = facts.bookings.filter((b) => isActiveStatus(b.status) && b.startsAt === departure.startsAt);
+  const heldSeats = holds.reduce((sum, b) => sum + b.units, 0);
+  const free = departure.shared ? Math.max(0, capacity - heldSeats) : holds.length > 0 ? 0 : capacity;
+  const closeAt = cutoffAt(departure.startsAt, departure.cutoffMinutes);
+  const closedBy =
+    now >= closeAt
+      ? 'cutoff'
+      : facts.override?.isClosed
+        ? 'vendor'
+        : facts.slots.some((s) => !s.isAvailable && overlaps(s, departure))
+          ? 'slot'
+          : null;
+  const remaining = closedBy ? 0 : free;
+  const status: DepartureStatus = closedBy
+    ? 'closed'
+    : remaining === 0
+      ? 'sold_out'
+      : remaining * 2 < capacity
+        ? 'limited'
+        : 'available';
+  return {
+    capacity,
+    heldSeats,
+    holdingBookings: holds.length,
+    remaining,
+    cutoffAt: closeAt,
+    closedBy,
+    status,
+    isAvailable: remaining > 0 && units <= (departure.shared ? remaining : capacity),
   };
 }

@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { callerOf } from '../../http/auth.ts';
+import { clientOf } from '../../http/client.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
 import * as schemas from './booking.schemas.ts';
 import * as bookings from './booking.service.ts';
+import { QuoteSchema } from './prices.schemas.ts';
+import { quoteBooking } from './quote.service.ts';
 import * as slots from './slots.service.ts';
 
 export interface BookingRoutesOptions {
@@ -159,7 +162,29 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await bookings.requestBooking(deps, callerOf(request), request.body)),
+      reply
+        .status(201)
+        .send(await bookings.requestBooking(deps, callerOf(request), request.body, clientOf(request))),
+  );
+
+  app.post(
+    '/quote/',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Price a booking request without making it',
+        description:
+          'The body of a booking request; the answer is what that request would cost now (its price lines ' +
+          'and total) and whether it would be accepted. Validated as a request is (the same 400s and 404s; ' +
+          'a window the request would refuse with 409 is is_available false); creates nothing: no booking, ' +
+          'no redemption of the promo code, no click. A token is ignored.',
+        body: schemas.BookingRequestBody,
+        response: { 200: Ref(QuoteSchema) },
+        'x-errors': [404],
+      },
+    },
+    async (request) => quoteBooking(deps, request.body),
   );
 
   app.get(

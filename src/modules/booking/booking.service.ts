@@ -15,6 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, MAX_MONEY_CENTS } from '../../lib/money.ts';
+import { isScheduled } from '../../lib/schedule.ts';
 import { type EventType, recordEvent } from '../../outbox/events.ts';
 import {
   findVisibleListing,
@@ -27,13 +28,18 @@ import { isValidAttribution } from './attribution.ts';
 import { availabilityFacts, holdsEndingAfter } from './availability.repository.ts';
 import {
   type AvailabilityVerdict,
+  bookingClosed,
+  cutoffAt,
   evaluateAvailability,
+  heldWindow,
+  overlaps,
   peakUnits,
   type TimeWindow,
   type UnitLimit,
   unitLimitOf,
 } from './availability.ts';
 import {
+  type AskedWindow,
   type ListingIdInput,
   type ListingTarget,
   listingTarget,
@@ -52,7 +58,26 @@ import {
   TRANSITIONS,
 } from './booking.state-machine.ts';
 import { type CancellationPolicy, customerRefundCents, inFreeCancellation } from './cancellation.ts';
-import { totalPriceCents } from './pricing.ts';
+import {
+  askedDeparture,
+  checkDepartureLimits,
+  closedDetail,
+  departureConflict,
+  isScheduledOffering,
+  verdictOf,
+} from './departures.service.ts';
+import { type ChoiceInput, priceChoicesOf, pricedByCategory } from './price-choices.ts';
+import {
+  legacyPriceLines,
+  type PricedBooking,
+  type PriceLine,
+  priceBooking,
+  priceLinesOut,
+} from './pricing.ts';
+import { type Redemption, redeemablePromo } from './promo-codes.service.ts';
+import { rentalWindowErrors } from './rental-window.ts';
+import { asSeenBy, checkTripTerms, type TripInput, type TripTerms, tripFieldsOut } from './trip-terms.ts';
+import { acceptedWaiver, type RequestClient } from './waiver.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
 export interface ClickForBooking {
@@ -119,8 +144,8 @@ export interface BookingDeps {
   db: Kysely<Database>;
   clock: Clock;
   findClick: FindClick;
-  /** the catalog's cached lookups (availability checks find the listing there) */
-  listings: Pick<ListingLookups, 'byId'>;
+  /** the catalog's cached lookups (availability checks and departures find the listing there) */
+  listings: Pick<ListingLookups, 'byId' | 'byPublicId'>;
   refunds: CancellationRefunds;
 }
 
@@ -140,6 +165,9 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[], 
     customer_notes: row.customer_notes,
     vendor_notes: row.vendor_notes,
     total_price: formatMoney(row.total_price_cents),
+    price_lines: priceLinesOut(linesOf(row)),
+    promo_code: row.promo_code,
+    ...tripFieldsOut(row),
     listing_click: row.listing_click_id,
     customer_id: row.customer_id,
     vendor_slug: row.vendor_slug,
@@ -173,7 +201,18 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[], 
 }
 export type Booking = ReturnType<typeof toBooking>;
 
-async function withHistory(db: Db, rows: repo.BookingViewRow[], now: number): Promise<Booking[]> {
+/** A booking's lines as stored when it was requested; a booking of before has its total as one line. */
+function linesOf(row: repo.BookingViewRow): PriceLine[] {
+  if (row.price_lines !== null) return JSON.parse(row.price_lines);
+  const window = { startsAt: row.starts_at, endsAt: row.ends_at };
+  const listing = { kind: row.listing_kind, title: row.listing_title };
+  return legacyPriceLines(listing, window, row.total_price_cents, {
+    participants: row.participants_count,
+    quantity: row.quantity,
+  });
+}
+
+export async function withHistory(db: Db, rows: repo.BookingViewRow[], now: number): Promise<Booking[]> {
   const history = await repo.historyOf(
     db,
     rows.map((r) => r.id),
@@ -227,12 +266,18 @@ interface Demand {
   limit: UnitLimit;
 }
 
-function participantsFor(listing: ListingRef, requested: number | null | undefined): number | null {
+function participantsFor(
+  listing: ListingRef,
+  requested: number | null | undefined,
+  capacity: number | null,
+): number | null {
   if (listing.kind === 'equipment') return null;
   const participants = requested ?? 1;
-  if (participants < 1 || (listing.capacity !== null && participants > listing.capacity))
+  // by category, the participants are the sum of the categories (price-choices.ts)
+  const field = pricedByCategory(listing) ? 'participants' : 'participants_count';
+  if (participants < 1 || (capacity !== null && participants > capacity))
     throw invalidFields({
-      participants_count: `Ensure participants_count is between 1 and the capacity (${listing.capacity}).`,
+      [field]: `Ensure ${field} is between 1 and the capacity (${capacity}).`,
     });
   return participants;
 }
@@ -252,21 +297,36 @@ function quantityFor(listing: ListingRef, requested: number | null | undefined):
   return quantity;
 }
 
-/** The request's participants or units, checked against the listing (400 naming the field). */
+/**
+ * The request's participants or units, checked against the listing (400 naming the field); for a
+ * departure of a scheduled offering, against that departure's capacity (decisions §19).
+ */
 function demandFor(
   listing: ListingRef,
   asked: { participants_count?: number | null; quantity?: number | null },
+  departureCapacity?: number,
 ): Demand {
-  const participants = participantsFor(listing, asked.participants_count);
+  const participants = participantsFor(
+    listing,
+    asked.participants_count,
+    departureCapacity ?? listing.capacity,
+  );
   const quantity = quantityFor(listing, asked.quantity);
-  const limit = unitLimitOf(listing);
+  const limit =
+    departureCapacity === undefined
+      ? unitLimitOf(listing)
+      : { limit: departureCapacity, countUnits: listing.bookingMode === 'shared' };
   return { participants, quantity, units: quantity ?? participants ?? 1, limit };
 }
 
 async function evaluate(db: Db, listingId: number, window: TimeWindow, demand: Demand, now: number) {
-  const facts = await availabilityFacts(db, listingId, window, now);
+  const facts = await availabilityFacts(db, listingId, window, now, demand.limit.bufferMs);
   return evaluateAvailability(window, facts, demand.limit, demand.units);
 }
+
+/** An equipment window's breaches of its rental terms (duration limits, opening hours); none for adventures. */
+const termsErrors = (listing: ListingRef, window: TimeWindow) =>
+  listing.kind === 'equipment' ? rentalWindowErrors(listing, window) : {};
 
 export interface AvailabilityQuery extends ListingIdInput {
   starts_at: string;
@@ -289,31 +349,46 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
   const listing = await deps.listings.byId(deps.db, target.kind, target.id);
   if (!listing) throw listingNotFound(target);
   const window = windowOfListing(asked, listing.durationMinutes);
-  const demand = demandFor(listing, query);
   const now = deps.clock.now().getTime();
-  const verdict = await evaluate(deps.db, listing.id, window, demand, now);
-  const bookable = window.startsAt >= now;
-  return {
+  const answer = (isAvailable: boolean, conflicts: number, remaining: number) => ({
     equipment_item_id: target.kind === 'equipment' ? target.id : null,
     adventure_offering_id: target.kind === 'adventure' ? target.id : null,
     starts_at: formatDateTime(window.startsAt),
     ends_at: formatDateTime(window.endsAt),
-    is_available: verdict.isAvailable && bookable,
-    conflicts: verdict.conflicts,
-    remaining: bookable ? verdict.remaining : 0,
-  };
+    is_available: isAvailable,
+    conflicts,
+    remaining,
+  });
+  if (isScheduledOffering(listing)) {
+    // a window that is not an open departure is not available (decisions §19)
+    const { departure, facts } = await askedDeparture(deps.db, listing, asked, now);
+    if (!departure) return answer(false, 0, 0);
+    const capacity = verdictOf(listing, departure, facts, now).capacity;
+    const demand = demandFor(listing, query, capacity);
+    const verdict = verdictOf(listing, departure, facts, now, demand.units);
+    const blocking = facts.slots.filter((s) => overlaps(s, window));
+    return answer(verdict.isAvailable, verdict.holdingBookings + blocking.length, verdict.remaining);
+  }
+  const demand = demandFor(listing, query);
+  const verdict = await evaluate(deps.db, listing.id, window, demand, now);
+  // a window outside the item's duration limits or its vendor's hours cannot be requested (decisions §20)
+  const bookable =
+    window.startsAt >= now &&
+    !bookingClosed(window.startsAt, listing.bookingCutoffMinutes, now) &&
+    Object.keys(termsErrors(listing, window)).length === 0;
+  return answer(verdict.isAvailable && bookable, verdict.conflicts, bookable ? verdict.remaining : 0);
 }
 
 // --- booking requests -------------------------------------------------------------------------------------------
 
-export interface BookingRequestInput extends ListingIdInput {
+export interface BookingRequestInput extends ListingIdInput, ChoiceInput, TripInput {
   starts_at: string;
   /** left out for an adventure: starts_at + its duration */
   ends_at?: string;
   customer_notes?: string;
-  participants_count?: number | null;
   quantity?: number | null;
   marketing_click_id?: number | null;
+  promo_code?: string | null;
 }
 
 /** The 409 of a refused window, saying what is short. */
@@ -329,6 +404,114 @@ function conflict(verdict: AvailabilityVerdict, kind: ListingRef['kind'], demand
   else if (verdict.coverageRequired && !verdict.covered)
     detail = 'No available slot covers the requested window.';
   return new AppError('booking_conflict', detail);
+}
+
+/** A request as judged: its window and demand, what remains, and why it is refused, if it is. */
+export interface JudgedRequest {
+  window: TimeWindow;
+  demand: Demand;
+  remaining: number;
+  /** the 409 a request gets; undefined when it can be booked */
+  refusal?: AppError;
+}
+
+/**
+ * The window and demand of a request, and whether it can be booked; a request checks it under the
+ * listing's lock, a quote without. A scheduled offering's request must start at a departure (400 on
+ * starts_at) and end at its end (400 on ends_at), its participants fit the departure's capacity (400), and
+ * the departure take them (rule 5 of availability.ts; refused 409). An equipment window must keep its
+ * item's duration limits and its vendor's opening hours (400). Any other listing's window must not be past
+ * its booking cutoff, and have the units or seats (rules 1-4, 6; refused 409).
+ */
+export async function judgeRequest(
+  db: Db,
+  listing: ListingRef,
+  asked: AskedWindow,
+  input: { participants_count?: number | null; quantity?: number | null },
+  now: number,
+): Promise<JudgedRequest> {
+  if (isScheduledOffering(listing)) {
+    const { departure, facts, error } = await askedDeparture(db, listing, asked, now);
+    if (error) throw invalidFields(error);
+    const demand = demandFor(listing, input, verdictOf(listing, departure, facts, now).capacity);
+    const verdict = verdictOf(listing, departure, facts, now, demand.units);
+    const window = { startsAt: departure.startsAt, endsAt: departure.endsAt };
+    const refusal = verdict.isAvailable ? undefined : departureConflict(verdict, demand.units);
+    return { window, demand, remaining: verdict.remaining, refusal };
+  }
+  const window = windowOfListing(asked, listing.durationMinutes);
+  const outside = termsErrors(listing, window);
+  if (Object.keys(outside).length) throw invalidFields(outside);
+  const demand = demandFor(listing, input);
+  const { bookingCutoffMinutes } = listing;
+  if (bookingClosed(window.startsAt, bookingCutoffMinutes, now)) {
+    const closed = new AppError(
+      'booking_conflict',
+      closedDetail(cutoffAt(window.startsAt, bookingCutoffMinutes)),
+    );
+    return { window, demand, remaining: 0, refusal: closed };
+  }
+  const verdict = await evaluate(db, listing.id, window, demand, now);
+  const refusal = verdict.isAvailable ? undefined : conflict(verdict, listing.kind, demand);
+  return { window, demand, remaining: verdict.remaining, refusal };
+}
+
+/**
+ * A request's (or a quote's) assessment: as judged, with its price, the promo code it redeems, and its
+ * answers and the waiver text it accepts (decisions §23).
+ */
+export interface RequestAssessment extends JudgedRequest {
+  priced: PricedBooking;
+  redemption: Redemption | null;
+  trip: TripTerms;
+}
+
+/**
+ * Everything a request checks and prices, in `db` (the request's transaction after the listing's lock,
+ * or the quote's reads): its price choices (400 naming the member), its window and demand (judgeRequest:
+ * 400, or the 409 as `refusal`), its promo code (400 on promo_code; with `lock` the code's row is locked
+ * and its redemptions counted under the lock), its price lines and total (priceBooking, the one
+ * engine; a total at or over the money limit is a 400), and its answers and waiver acceptance
+ * (checkTripTerms: 400 on answers.<code> or waiver_acceptance; the waiver text read in `db`).
+ */
+export async function assessRequest(
+  db: Db,
+  listing: ListingRef,
+  asked: AskedWindow,
+  input: BookingRequestInput,
+  now: number,
+  lock: boolean,
+): Promise<RequestAssessment> {
+  const { choices, participantsCount } = priceChoicesOf(listing, input);
+  const judged = await judgeRequest(
+    db,
+    listing,
+    asked,
+    { participants_count: participantsCount, quantity: input.quantity },
+    now,
+  );
+  const redemption = await redeemablePromo(db, listing, input.promo_code, now, lock);
+  const { demand } = judged;
+  const priced = priceBooking(
+    judged.window,
+    listing,
+    { ...choices, participants: demand.participants, quantity: demand.quantity },
+    redemption?.discount ?? null,
+  );
+  if (priced.subtotalCents >= MAX_MONEY_CENTS)
+    throw invalidFields({ [totalField(listing, priced)]: 'The total price would exceed 99999999.99.' });
+  const count = demand.participants ?? demand.quantity ?? 1;
+  const trip = await checkTripTerms(db, listing, input, count);
+  return { ...judged, priced, redemption, trip };
+}
+
+/** The listing and window a request or quote names, and now; a start in the past is a 400. */
+export function askedOf(deps: Pick<BookingDeps, 'clock'>, input: BookingRequestInput) {
+  const target = listingTarget(input);
+  const asked = parseAskedWindow(target.kind, input.starts_at, input.ends_at);
+  const now = deps.clock.now().getTime();
+  if (asked.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
+  return { target, asked, now };
 }
 
 /** The click to attribute the booking to, or null: an invalid click never fails the request. */
@@ -352,9 +535,11 @@ export function holdDeadline(from: number, ttlMinutes: number, startsAt: number)
 }
 
 /** The field a total over the money limit is blamed on: what made the total grow. */
-function totalField(listing: ListingRef, demand: Demand): string {
-  if (listing.kind === 'adventure') return 'participants_count';
-  return (demand.quantity ?? 1) > 1 ? 'quantity' : 'ends_at';
+function totalField(listing: ListingRef, priced: PricedBooking): string {
+  const [first] = priced.lines;
+  if (priced.lines.some((l) => l.kind === 'extra') && first.amountCents < MAX_MONEY_CENTS) return 'extras';
+  if (listing.kind === 'adventure') return pricedByCategory(listing) ? 'participants' : 'participants_count';
+  return first.quantity > 1 ? 'quantity' : 'ends_at';
 }
 
 /**
@@ -369,11 +554,9 @@ export async function requestBooking(
   deps: BookingDeps,
   caller: AuthUser,
   input: BookingRequestInput,
+  client: RequestClient,
 ): Promise<Booking> {
-  const target = listingTarget(input);
-  const asked = parseAskedWindow(target.kind, input.starts_at, input.ends_at);
-  const now = deps.clock.now().getTime();
-  if (asked.startsAt < now) throw invalidFields({ starts_at: 'starts_at must not be in the past.' });
+  const { target, asked, now } = askedOf(deps, input);
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
 
   return inTransaction(
@@ -381,13 +564,16 @@ export async function requestBooking(
     async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
       if (!listing) throw listingNotFound(target);
-      const window = windowOfListing(asked, listing.durationMinutes);
-      const demand = demandFor(listing, input);
-      const total = totalPriceCents(listing.kind, listing.priceCents, window, demand);
-      if (total >= MAX_MONEY_CENTS)
-        throw invalidFields({ [totalField(listing, demand)]: 'The total price would exceed 99999999.99.' });
-      const verdict = await evaluate(trx, listing.id, window, demand, now);
-      if (!verdict.isAvailable) throw conflict(verdict, listing.kind, demand);
+      const { window, demand, refusal, priced, redemption, trip } = await assessRequest(
+        trx,
+        listing,
+        asked,
+        input,
+        now,
+        true,
+      );
+      if (refusal) throw refusal;
+      const waiver = acceptedWaiver(trip.waiverText, input.waiver_acceptance, client, now);
       const { view, history } = await repo.insertBookingWithHistory(
         trx,
         {
@@ -402,10 +588,19 @@ export async function requestBooking(
           quantity: demand.quantity,
           customer_notes: input.customer_notes ?? '',
           vendor_notes: '',
-          total_price_cents: total,
+          total_price_cents: priced.totalCents,
           currency: listing.currency,
           listing_click_id: clickId,
           expires_at: holdDeadline(now, listing.requestTtlMinutes, window.startsAt),
+          promo_code_id: redemption?.id ?? null,
+          promo_code: redemption?.code ?? null,
+          price_lines: JSON.stringify(priced.lines),
+          answers: JSON.stringify(trip.answers),
+          waiver_name: waiver?.name ?? null,
+          waiver_accepted_at: waiver?.acceptedAt ?? null,
+          waiver_text_sha256: waiver?.textSha256 ?? null,
+          waiver_client_ip: waiver?.clientIp ?? null,
+          waiver_user_agent: waiver?.userAgent ?? null,
           created_at: now,
           updated_at: now,
         },
@@ -420,7 +615,7 @@ export async function requestBooking(
         data: { booking, payment: null, refund: null },
         now,
       });
-      return booking;
+      return asSeenBy(booking, 'customer');
     },
     { groupCommit: true },
   );
@@ -440,16 +635,22 @@ export async function checkLimitEdit(trx: Db, edit: LimitEdit, now: number): Pro
   const limit = unitLimitOf(edit);
   const relevant =
     edit.kind === 'equipment'
-      ? edit.fields.has('quantity')
+      ? edit.fields.has('quantity') || edit.fields.has('buffer_minutes')
       : edit.fields.has('booking_mode') || (edit.bookingMode === 'shared' && edit.fields.has('capacity'));
   if (!relevant) return;
-  const holds = await holdsEndingAfter(trx, edit.id, now);
-  const peak = peakUnits({ startsAt: now, endsAt: Number.MAX_SAFE_INTEGER }, holds, limit.countUnits);
+  const holds = await holdsEndingAfter(trx, edit.id, now, limit.bufferMs);
+  if (edit.kind === 'adventure' && isScheduled(edit.schedule))
+    return checkDepartureLimits(trx, edit, holds, now);
+  // rule 6: each hold as the edited buffer lengthens it
+  const held = holds.map((h) => heldWindow(h, limit.bufferMs));
+  const peak = peakUnits({ startsAt: now, endsAt: Number.MAX_SAFE_INTEGER }, held, limit.countUnits);
   if (peak <= limit.limit) return;
   if (edit.kind === 'equipment')
     throw new AppError(
       'booking_conflict',
-      `quantity cannot be ${edit.quantity}: current and future bookings hold ${peak} units at once.`,
+      edit.fields.has('quantity')
+        ? `quantity cannot be ${edit.quantity}: current and future bookings hold ${peak} units at once.`
+        : `buffer_minutes cannot be ${edit.bufferMinutes}: current and future bookings would then hold ${peak} units at once.`,
     );
   if (limit.countUnits && edit.fields.has('capacity'))
     throw new AppError(
@@ -582,26 +783,43 @@ export async function cancelBooking(
   input: { note?: string } = {},
 ): Promise<CancelledBooking> {
   const now = deps.clock.now().getTime();
-  const { booking, refundId } = await inTransaction(deps.db, async (trx) => {
-    await deps.refunds.lockPayments(trx, id);
-    const { found, to } = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
-      cancelRefusal(action, status, row.starts_at, now),
-    );
-    const refundId =
-      action === 'vendor_cancel'
-        ? await deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now)
-        : await deps.refunds.reserve(
-            trx,
-            id,
-            customerCancelRefund(await cancellationPolicyOf(trx, id), found.starts_at, now),
-            'requested_by_customer',
-            now,
-          );
-    const involved = refundId === undefined ? {} : await deps.refunds.describe(trx, refundId);
-    return { booking: await recordBookingEvent(trx, id, [STATUS_EVENTS[to]], now, involved), refundId };
-  });
+  const { booking, refundId } = await inTransaction(deps.db, (trx) =>
+    cancelInTransaction(deps, trx, caller, id, action, input, now),
+  );
   const refund = refundId === undefined ? null : await deps.refunds.complete(refundId);
-  return { ...booking, refund };
+  return { ...asSeenBy(booking, action === 'cancel' ? 'customer' : 'vendor'), refund };
+}
+
+/**
+ * A cancel's work in the caller's transaction (cancelBooking; a departure's cancel runs several in one):
+ * the move, its history entry and event, and the refund reserved. The caller completes the refund at the
+ * gateway after the commit (refunds.complete).
+ */
+export async function cancelInTransaction(
+  deps: Pick<BookingDeps, 'refunds'>,
+  trx: Db,
+  caller: AuthUser,
+  id: number,
+  action: 'cancel' | 'vendor_cancel',
+  input: { note?: string },
+  now: number,
+): Promise<{ booking: Booking; refundId: number | undefined }> {
+  await deps.refunds.lockPayments(trx, id);
+  const { found, to } = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
+    cancelRefusal(action, status, row.starts_at, now),
+  );
+  const refundId =
+    action === 'vendor_cancel'
+      ? await deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now)
+      : await deps.refunds.reserve(
+          trx,
+          id,
+          customerCancelRefund(await cancellationPolicyOf(trx, id), found.starts_at, now),
+          'requested_by_customer',
+          now,
+        );
+  const involved = refundId === undefined ? {} : await deps.refunds.describe(trx, refundId);
+  return { booking: await recordBookingEvent(trx, id, [STATUS_EVENTS[to]], now, involved), refundId };
 }
 
 /** Why a cancel the state machine allows is refused: a customer's, of a confirmed booking already begun. */
@@ -625,7 +843,7 @@ async function cancellationPolicyOf(db: Db, bookingId: number): Promise<Cancella
 }
 
 /** A vendor's cancel refunds all that remains of the paid payment (decisions §12). */
-const vendorCancelRefund = (paid: PaidAmount) => paid.remainingCents;
+export const vendorCancelRefund = (paid: PaidAmount) => paid.remainingCents;
 
 /** A customer's cancel at `now` refunds what the listing's policy gives (customerRefundCents). */
 const customerCancelRefund =
@@ -709,8 +927,9 @@ function invalidState(status: BookingStatus, action: string): AppError {
 export async function getBooking(deps: BookingDeps, caller: AuthUser, id: number): Promise<Booking> {
   return inReadSnapshot(deps.db, async (db) => {
     const row = await repo.findBookingView(db, id);
-    if (!row || !partyToRow(row, caller)) throw bookingNotFound();
-    return (await withHistory(db, [row], deps.clock.now().getTime()))[0];
+    const party = row && partyToRow(row, caller);
+    if (!row || !party) throw bookingNotFound();
+    return asSeenBy((await withHistory(db, [row], deps.clock.now().getTime()))[0], party);
   });
 }
 
@@ -736,7 +955,8 @@ export async function listBookings(
   // the count, the page and its histories on one snapshot
   return inReadSnapshot(deps.db, async (db) => {
     const { rows, count } = await repo.listBookingViews(db, filter, page, query.ordering ?? '-created_at');
-    return { count, results: await withHistory(db, rows, now) };
+    const viewer = caller.isVendor ? 'vendor' : 'customer';
+    return { count, results: (await withHistory(db, rows, now)).map((b) => asSeenBy(b, viewer)) };
   });
 }
 

@@ -7,7 +7,7 @@ export {
   findVisibleListing,
   type ListingRef,
 } from './listing-lookup.repository.ts';
-export type { ListingsWhere } from './listings.repository.ts';
+export { type ListingsWhere, lockOwnListing } from './listings.repository.ts';
 export { vendorIdOf } from './listings.routes.ts';
 export { CancellationPolicySchema, TRACKING_PARAMS, type TrackingParam } from './listings.schemas.ts';
 export {

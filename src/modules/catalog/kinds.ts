@@ -1,7 +1,18 @@
 import type { ListingKind } from '../../db/database.ts';
 
 /** Kind-specific columns of the listings table, exposed in the API under the column's own name. */
-export type ListingAttribute = 'details' | 'quantity' | 'duration_minutes' | 'capacity' | 'booking_mode';
+export type ListingAttribute =
+  | 'details'
+  | 'quantity'
+  | 'duration_minutes'
+  | 'capacity'
+  | 'booking_mode'
+  | 'schedule'
+  | 'price_categories'
+  | 'rates'
+  | 'min_duration_minutes'
+  | 'max_duration_minutes'
+  | 'buffer_minutes';
 
 /**
  * Equipment items and adventure offerings are one kind of thing with different names: this descriptor
@@ -41,7 +52,14 @@ export const EQUIPMENT: KindDescriptor = {
   idField: 'equipment_item_id',
   priceField: 'price_per_day',
   locationField: 'location',
-  attributes: ['details', 'quantity'],
+  attributes: [
+    'details',
+    'quantity',
+    'rates',
+    'min_duration_minutes',
+    'max_duration_minutes',
+    'buffer_minutes',
+  ],
   requiredAttributes: [],
   noun: 'Equipment item',
   plural: 'equipment items',
@@ -56,7 +74,7 @@ export const ADVENTURE: KindDescriptor = {
   idField: 'adventure_offering_id',
   priceField: 'price_per_person',
   locationField: 'meeting_point',
-  attributes: ['duration_minutes', 'capacity', 'booking_mode'],
+  attributes: ['duration_minutes', 'capacity', 'booking_mode', 'schedule', 'price_categories'],
   requiredAttributes: ['duration_minutes', 'capacity'],
   noun: 'Adventure offering',
   plural: 'adventure offerings',

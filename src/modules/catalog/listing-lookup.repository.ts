@@ -3,6 +3,16 @@ import { cacheVersion } from '../../db/cache-versions.ts';
 import type { BookingMode, Database, Db, ListingKind } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
+import { type OpeningHours, parseOpeningHours } from '../../lib/opening-hours.ts';
+import {
+  type Extra,
+  type PriceCategory,
+  parseExtras,
+  parsePriceCategories,
+} from '../../lib/price-settings.ts';
+import { parseQuestions, type Question } from '../../lib/questions.ts';
+import { parseRates, type Rate } from '../../lib/rental-terms.ts';
+import { parseSchedule, type ScheduleRule } from '../../lib/schedule.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
 /** What other modules (booking, marketing) need to know of a listing. */
@@ -25,6 +35,24 @@ export interface ListingRef {
   currency: string;
   /** the vendor's request_ttl_minutes: how long a request holds the window unanswered (decisions §11) */
   requestTtlMinutes: number;
+  /** adventures: the departures' rules (decisions §19); empty: unscheduled */
+  schedule: ScheduleRule[];
+  /** requests for a window starting less than this long after now are refused */
+  bookingCutoffMinutes: number;
+  /** the vendor's time zone: a schedule's local times and opening hours are in it */
+  timeZone: string;
+  /** adventures: priced by these categories when any (decisions §21) */
+  priceCategories: PriceCategory[];
+  extras: Extra[];
+  /** what a request answers (decisions §23) */
+  questions: Question[];
+  /** equipment (decisions §20): rates shortest first, duration limits, turnaround; none for adventures */
+  rates: Rate[];
+  minDurationMinutes: number | null;
+  maxDurationMinutes: number | null;
+  bufferMinutes: number;
+  /** the vendor's opening hours for pick-up and return; null: always open */
+  openingHours: OpeningHours | null;
 }
 
 const COLUMNS = [
@@ -40,6 +68,15 @@ const COLUMNS = [
   'booking_mode',
   'is_active',
   'archived_at',
+  'schedule',
+  'booking_cutoff_minutes',
+  'price_categories',
+  'extras',
+  'rates',
+  'min_duration_minutes',
+  'max_duration_minutes',
+  'buffer_minutes',
+  'questions',
 ] as const;
 
 // The vendor's currency by primary key, in the listing's own statement (no second round trip).
@@ -55,6 +92,18 @@ const vendorRequestTtl = (eb: ExpressionBuilder<Database, 'listings'>) =>
     .select('vendor_profiles.request_ttl_minutes')
     .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
     .as('request_ttl_minutes');
+const vendorTimeZone = (eb: ExpressionBuilder<Database, 'listings'>) =>
+  eb
+    .selectFrom('vendor_profiles')
+    .select('vendor_profiles.time_zone')
+    .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
+    .as('time_zone');
+const vendorOpeningHours = (eb: ExpressionBuilder<Database, 'listings'>) =>
+  eb
+    .selectFrom('vendor_profiles')
+    .select('vendor_profiles.opening_hours')
+    .whereRef('vendor_profiles.id', '=', 'listings.vendor_id')
+    .as('opening_hours');
 
 type Row = {
   id: number;
@@ -71,6 +120,17 @@ type Row = {
   archived_at: number | null;
   currency: string;
   request_ttl_minutes: number;
+  schedule: string;
+  booking_cutoff_minutes: number;
+  time_zone: string;
+  price_categories: string;
+  extras: string;
+  questions: string;
+  rates: string;
+  min_duration_minutes: number | null;
+  max_duration_minutes: number | null;
+  buffer_minutes: number;
+  opening_hours: string | null;
 };
 
 const toRef = (row: Row): ListingRef => ({
@@ -88,6 +148,17 @@ const toRef = (row: Row): ListingRef => ({
   archived: row.archived_at !== null,
   currency: row.currency,
   requestTtlMinutes: row.request_ttl_minutes,
+  schedule: parseSchedule(row.schedule),
+  bookingCutoffMinutes: row.booking_cutoff_minutes,
+  timeZone: row.time_zone,
+  priceCategories: parsePriceCategories(row.price_categories),
+  extras: parseExtras(row.extras),
+  questions: parseQuestions(row.questions),
+  rates: parseRates(row.rates),
+  minDurationMinutes: row.min_duration_minutes,
+  maxDurationMinutes: row.max_duration_minutes,
+  bufferMinutes: row.buffer_minutes,
+  openingHours: parseOpeningHours(row.opening_hours),
 });
 
 /** A listing of that kind by id, whatever its state (archived and inactive included). */
@@ -99,8 +170,8 @@ export async function findListingById(
   const row = await db
     .selectFrom('listings')
     .select(COLUMNS)
-    .select([vendorCurrency, vendorRequestTtl])
-    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull }>()
+    .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
+    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
     .where('id', '=', id)
     .where('kind', '=', kind)
     .executeTakeFirst();
@@ -113,8 +184,8 @@ function visibleListingQuery(locked: boolean) {
       const query = db
         .selectFrom('listings')
         .select(COLUMNS)
-        .select([vendorCurrency, vendorRequestTtl])
-        .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull }>()
+        .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
+        .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
         .where('id', '=', a.id)
         .where('kind', '=', a.kind as ListingKind)
         .where('is_active', '=', 1)

@@ -12,11 +12,29 @@ import {
   Text,
 } from '../../http/schemas.ts';
 import { MAX_ID } from '../../lib/limits.ts';
+import {
+  MAX_BUFFER_MINUTES,
+  MAX_LIMIT_MINUTES,
+  MAX_RATE_MINUTES,
+  MAX_RATES,
+  MIN_LIMIT_MINUTES,
+  MIN_RATE_MINUTES,
+} from '../../lib/rental-terms.ts';
+import { MAX_RULE_CAPACITY, MAX_SCHEDULE_RULES, MAX_START_TIMES, WEEKDAYS } from '../../lib/schedule.ts';
 import { VendorProfileSchema } from '../accounts/index.ts';
 import { CategoryRefSchema } from './categories.schemas.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 import { MAX_SEARCH_LENGTH } from './listing-search.ts';
 import { PhotoSchema } from './photos.schemas.ts';
+import {
+  EXAMPLE_EXTRAS,
+  EXAMPLE_PRICE_CATEGORIES,
+  EXTRAS_IN,
+  EXTRAS_OUT,
+  PRICE_CATEGORIES_IN,
+  PRICE_CATEGORIES_OUT,
+} from './price-settings.schemas.ts';
+import { EXAMPLE_QUESTIONS, QUESTIONS_IN, QUESTIONS_OUT } from './questions.schemas.ts';
 
 // Every listing schema is built from the kind descriptor, so both kinds share one definition.
 
@@ -49,7 +67,119 @@ export const VendorRefSchema = Named(
   ),
 );
 
+const SCHEDULE_RULE_FIELDS = {
+  weekdays: Type.Array(StringEnum([...WEEKDAYS]), {
+    minItems: 1,
+    maxItems: WEEKDAYS.length,
+    uniqueItems: true,
+    description: 'the local weekdays it runs on, no repeats',
+  }),
+  start_times: Type.Array(Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }), {
+    minItems: 1,
+    maxItems: MAX_START_TIMES,
+    uniqueItems: true,
+    description: "local start times HH:MM in the vendor's time_zone, no repeats",
+  }),
+  from_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: 'first local date it runs (inclusive); null: no start',
+  }),
+  to_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: 'last local date it runs (inclusive, not before from_date); null: no end',
+  }),
+  capacity: Type.Union([Type.Integer({ minimum: 1, maximum: MAX_RULE_CAPACITY }), Type.Null()], {
+    description: "these departures' capacity; null: the offering's",
+  }),
+};
+
+export const ScheduleRuleSchema = Named(
+  'ScheduleRule',
+  Type.Object(SCHEDULE_RULE_FIELDS, {
+    description:
+      'One departure for each start time on each local date of its weekdays within its dates; where two ' +
+      "rules make the same instant, the first rule's capacity counts.",
+    examples: [
+      {
+        weekdays: ['sat', 'sun'],
+        start_times: ['09:00', '14:30'],
+        from_date: '2026-05-01',
+        to_date: '2026-09-30',
+        capacity: null,
+      },
+    ],
+  }),
+);
+
+const SCHEDULE_IN = Type.Array(
+  Type.Object({
+    ...SCHEDULE_RULE_FIELDS,
+    from_date: Type.Optional(SCHEDULE_RULE_FIELDS.from_date),
+    to_date: Type.Optional(SCHEDULE_RULE_FIELDS.to_date),
+    capacity: Type.Optional(SCHEDULE_RULE_FIELDS.capacity),
+  }),
+  {
+    maxItems: MAX_SCHEDULE_RULES,
+    description:
+      'departure rules (decisions §19); [] (default): unscheduled, booked for free windows. With rules, ' +
+      'requests must start at a departure (GET .../departures/). Changing them never changes bookings. ' +
+      'Errors name the member (schedule.0.start_times).',
+  },
+);
+
+export const RateSchema = Named(
+  'Rate',
+  Type.Object(
+    {
+      duration_minutes: Type.Integer({
+        minimum: MIN_RATE_MINUTES,
+        maximum: MAX_RATE_MINUTES,
+        description: 'the rental period this price covers, in minutes',
+      }),
+      price: MoneyOut,
+    },
+    {
+      description:
+        'A price for one unit rented up to duration_minutes (decisions §20). A window of D minutes costs ' +
+        'the lowest of: the shortest rate at least D long; the rental days (ceil(D / 1440)) × ' +
+        'price_per_day; when D is longer than the longest rate, that rate + the days beyond it × ' +
+        'price_per_day. Then × quantity.',
+      examples: [{ duration_minutes: 60, price: '15.00' }],
+    },
+  ),
+);
+
+const RATES_IN = Type.Array(Type.Object({ duration_minutes: Type.Integer(), price: MoneyIn }), {
+  maxItems: MAX_RATES,
+  description:
+    `prices for rental periods (at most ${MAX_RATES}; durations ${MIN_RATE_MINUTES}–${MAX_RATE_MINUTES} ` +
+    'minutes, no repeats); [] (default): priced per day only. Errors name the member ' +
+    '(rates.1.duration_minutes).',
+});
+
+const durationLimit = (which: 'shortest' | 'longest') => ({
+  input: Type.Union([Type.Integer({ minimum: MIN_LIMIT_MINUTES, maximum: MAX_LIMIT_MINUTES }), Type.Null()], {
+    description:
+      `the ${which} rental a request may ask for, in minutes (${MIN_LIMIT_MINUTES}–${MAX_LIMIT_MINUTES}); ` +
+      'null (default): no limit. A request outside the limits is a 400 on ends_at; min must not exceed max.',
+  }),
+  output: Type.Union([Type.Integer(), Type.Null()]),
+});
+
 const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> = {
+  rates: { input: RATES_IN, output: Type.Array(Ref(RateSchema)) },
+  min_duration_minutes: durationLimit('shortest'),
+  max_duration_minutes: durationLimit('longest'),
+  buffer_minutes: {
+    input: Type.Integer({
+      minimum: 0,
+      maximum: MAX_BUFFER_MINUTES,
+      description:
+        'turnaround: each requested, approved or confirmed booking keeps its units taken until ends_at + ' +
+        "this many minutes (cleaning, charging); default 0. It is the item's current buffer for every " +
+        'booking, old ones included; raising it where current and future bookings would then hold more ' +
+        'units than the item has is 409 booking_conflict.',
+    }),
+    output: Type.Integer(),
+  },
   details: {
     input: Type.Object(
       {},
@@ -95,7 +225,22 @@ const ATTRIBUTES: Record<ListingAttribute, { input: TSchema; output: TSchema }> 
     }),
     output: StringEnum(['private', 'shared']),
   },
+  schedule: {
+    input: SCHEDULE_IN,
+    output: Type.Array(Ref(ScheduleRuleSchema)),
+  },
+  price_categories: { input: PRICE_CATEGORIES_IN, output: PRICE_CATEGORIES_OUT },
 };
+
+/** The longest booking cutoff: 30 days (decisions §19). */
+export const MAX_BOOKING_CUTOFF_MINUTES = 43_200;
+const BOOKING_CUTOFF_MINUTES = Type.Integer({
+  minimum: 0,
+  maximum: MAX_BOOKING_CUTOFF_MINUTES,
+  description:
+    'requests for a window (or departure) starting less than this many minutes after now are refused ' +
+    '(409 booking_conflict); default 0',
+});
 
 /** The longest free-cancellation period: a year (decisions §12). */
 export const MAX_FREE_CANCELLATION_HOURS = 8760;
@@ -140,7 +285,20 @@ export const CancellationPolicySchema = Named(
 );
 
 /** Writable fields a PUT may leave out (see buildListingSchemas). */
-const ADDED_LATER: ReadonlySet<string> = new Set<string>(['quantity', 'booking_mode', 'cancellation_policy']);
+const ADDED_LATER: ReadonlySet<string> = new Set<string>([
+  'quantity',
+  'booking_mode',
+  'cancellation_policy',
+  'schedule',
+  'booking_cutoff_minutes',
+  'price_categories',
+  'extras',
+  'questions',
+  'rates',
+  'min_duration_minutes',
+  'max_duration_minutes',
+  'buffer_minutes',
+]);
 
 // What the document's examples show for each kind.
 const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
@@ -149,6 +307,23 @@ const EXAMPLE_ATTRIBUTES: Record<ListingAttribute, unknown> = {
   duration_minutes: 120,
   capacity: 12,
   booking_mode: 'shared',
+  rates: [
+    { duration_minutes: 60, price: '15.00' },
+    { duration_minutes: 240, price: '40.00' },
+  ],
+  min_duration_minutes: 60,
+  max_duration_minutes: 10080,
+  buffer_minutes: 30,
+  schedule: [
+    {
+      weekdays: ['sat', 'sun'],
+      start_times: ['09:00', '14:30'],
+      from_date: null,
+      to_date: null,
+      capacity: null,
+    },
+  ],
+  price_categories: EXAMPLE_PRICE_CATEGORIES,
 };
 const EXAMPLE_LISTINGS: Record<ListingKind, { public_id: string; title: string; where: string }> = {
   equipment: { public_id: 'touring-kayak-1', title: 'Touring kayak', where: 'North dock, Port Blue' },
@@ -168,6 +343,9 @@ function listingExamples(kind: KindDescriptor) {
     [kind.priceField]: '45.00',
     ...attributes,
     cancellation_policy: { free_cancellation_hours: 48, late_refund_percent: 50 },
+    booking_cutoff_minutes: 120,
+    extras: EXAMPLE_EXTRAS,
+    questions: EXAMPLE_QUESTIONS,
     is_active: true,
     category_id: 2,
   };
@@ -235,6 +413,9 @@ function buildListingSchemas(kind: KindDescriptor) {
     [kind.priceField]: MoneyIn,
     ...pick(kind, 'input'),
     cancellation_policy: CANCELLATION_POLICY_IN,
+    booking_cutoff_minutes: BOOKING_CUTOFF_MINUTES,
+    extras: EXTRAS_IN,
+    questions: QUESTIONS_IN,
     is_active: Type.Boolean({ description: 'inactive listings are shown only to their vendor' }),
     category_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   };
@@ -266,6 +447,9 @@ function buildListingSchemas(kind: KindDescriptor) {
         }),
         ...pick(kind, 'output'),
         cancellation_policy: Ref(CancellationPolicySchema),
+        booking_cutoff_minutes: Type.Integer(),
+        extras: EXTRAS_OUT,
+        questions: QUESTIONS_OUT,
         is_active: Type.Boolean(),
         category_id: Type.Integer(),
         category: Ref(CategoryRefSchema),

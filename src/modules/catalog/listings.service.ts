@@ -15,6 +15,19 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, parseDateTime } from '../../lib/datetime.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { formatMoney, parseMoney } from '../../lib/money.ts';
+import {
+  extrasErrors,
+  extrasOut,
+  normalizeExtras,
+  normalizePriceCategories,
+  parseExtras,
+  parsePriceCategories,
+  priceCategoriesErrors,
+  priceCategoriesOut,
+} from '../../lib/price-settings.ts';
+import { normalizeQuestions, parseQuestions, questionsErrors, questionsOut } from '../../lib/questions.ts';
+import { durationLimitErrors, normalizeRates, parseRates, ratesErrors } from '../../lib/rental-terms.ts';
+import { normalizeSchedule, parseSchedule, type ScheduleRule, scheduleErrors } from '../../lib/schedule.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
@@ -53,7 +66,11 @@ export type RecordClick = (click: DetailViewClick) => Promise<ViewClick>;
  * the list query, which joins `categories` and `vendor_profiles`: refer to columns qualified
  * (`listings.id`, not `id`).
  */
-export type AvailabilityFilter = (from: number, to: number) => repo.ListingsWhere;
+export type AvailabilityFilter = (
+  from: number,
+  to: number,
+  kind: ListingKind,
+) => repo.ListingsWhere | Promise<repo.ListingsWhere>;
 
 /** The catalog's lookups of visible listings, each through a cache of this app instance. */
 export interface ListingLookups {
@@ -63,9 +80,9 @@ export interface ListingLookups {
   byId: CachedVisibleListingLookup;
 }
 
-/** The fields that set how many bookings a listing holds at once (decisions §10). */
-export type LimitField = 'quantity' | 'capacity' | 'booking_mode';
-const LIMIT_FIELDS: readonly LimitField[] = ['quantity', 'capacity', 'booking_mode'];
+/** The fields that set how many bookings a listing holds at once (decisions §10, §20). */
+export type LimitField = 'quantity' | 'capacity' | 'booking_mode' | 'buffer_minutes';
+const LIMIT_FIELDS: readonly LimitField[] = ['quantity', 'capacity', 'booking_mode', 'buffer_minutes'];
 
 /** A listing's limit fields as a vendor's edit would leave them, and which of them the edit sets. */
 export interface LimitEdit {
@@ -74,6 +91,10 @@ export interface LimitEdit {
   quantity: number;
   capacity: number | null;
   bookingMode: BookingMode;
+  /** equipment: the turnaround the edit leaves (decisions §20) */
+  bufferMinutes: number;
+  /** adventures: the schedule the edit leaves (a scheduled offering's seats are counted per departure) */
+  schedule: ScheduleRule[];
   fields: ReadonlySet<LimitField>;
 }
 
@@ -134,6 +155,16 @@ const ATTRIBUTE_OUT: Record<ListingAttribute, (row: repo.ListingRow) => unknown>
   duration_minutes: (row) => row.duration_minutes,
   capacity: (row) => row.capacity,
   booking_mode: (row) => row.booking_mode,
+  schedule: (row) => parseSchedule(row.schedule),
+  price_categories: (row) => priceCategoriesOut(parsePriceCategories(row.price_categories)),
+  rates: (row) =>
+    parseRates(row.rates).map((r) => ({
+      duration_minutes: r.durationMinutes,
+      price: formatMoney(r.priceCents),
+    })),
+  min_duration_minutes: (row) => row.min_duration_minutes,
+  max_duration_minutes: (row) => row.max_duration_minutes,
+  buffer_minutes: (row) => row.buffer_minutes,
 };
 
 /** A listing as the API shows it; the kind's own fields (price, location, attributes) by their API names. */
@@ -149,6 +180,9 @@ export interface Listing {
   /** the vendor's, read-only */
   currency: string;
   cancellation_policy: { free_cancellation_hours: number; late_refund_percent: number };
+  booking_cutoff_minutes: number;
+  extras: ReturnType<typeof extrasOut>;
+  questions: ReturnType<typeof questionsOut>;
   created_at: string;
   updated_at: string;
   /** in position order */
@@ -178,6 +212,9 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow, photos: Ph
       free_cancellation_hours: row.free_cancellation_hours,
       late_refund_percent: row.late_refund_percent,
     },
+    booking_cutoff_minutes: row.booking_cutoff_minutes,
+    extras: extrasOut(parseExtras(row.extras)),
+    questions: questionsOut(parseQuestions(row.questions)),
     is_active: row.is_active === 1,
     category_id: row.category_id,
     category: { id: row.category_id, name: row.category_name, slug: row.category_slug },
@@ -221,14 +258,15 @@ function orderOf(ordering: Ordering = '-created_at'): repo.ListingOrder {
 }
 
 /** The filter of a public list, or null when its answer is certainly empty. */
-function publicFilter(
+async function publicFilter(
   deps: CatalogDeps,
   kind: KindDescriptor,
   query: PublicListQuery,
-): repo.ListingFilter | null {
+): Promise<repo.ListingFilter | null> {
   const errors: Record<string, string> = {};
   const filter: repo.ListingFilter = { kind: kind.kind, activeOnly: true };
   let empty = false;
+  let window: [number, number] | undefined;
 
   for (const bound of ['min_price', 'max_price'] as const) {
     if (query[bound] === undefined) continue;
@@ -249,10 +287,11 @@ function publicFilter(
       if (to <= from) errors.available_to = 'Must be after available_from.';
       else if (!deps.availableIn)
         errors.available_from = 'Filtering by availability is not supported by this server.';
-      else filter.extra = deps.availableIn(from, to);
+      else window = [from, to];
     }
   }
   if (Object.keys(errors).length) throw invalidFields(errors);
+  if (window && deps.availableIn) filter.extra = await deps.availableIn(window[0], window[1], kind.kind);
 
   if (query.category !== undefined) {
     if (/^\d+$/.test(query.category)) {
@@ -313,7 +352,7 @@ export async function listPublicListings(
   query: PublicListQuery,
   page: Page,
 ): Promise<PublicListings> {
-  const filter = publicFilter(deps, kind, query);
+  const filter = await publicFilter(deps, kind, query);
   const order = orderOf(query.ordering);
   const read = () => pageOfListings(deps.db, deps.media, kind, filter, order, page);
   // Pages filtered by availability depend on bookings and slots, which the catalog version does not
@@ -411,6 +450,20 @@ export async function getOwnListing(
   });
 }
 
+/** A JSON list attribute: its member errors collected, else its stored form. */
+const jsonList =
+  (
+    errorsOf: (value: unknown) => Record<string, string>,
+    normalize: (value: Record<string, unknown>[]) => unknown,
+  ) =>
+  (value: unknown, errors: Record<string, string>) => {
+    const found = errorsOf(value);
+    Object.assign(errors, found);
+    return Object.keys(found).length
+      ? undefined
+      : JSON.stringify(normalize(value as Record<string, unknown>[]));
+  };
+
 const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<string, string>) => unknown> = {
   details: (value, errors) => {
     const json = JSON.stringify(value);
@@ -422,7 +475,26 @@ const ATTRIBUTE_IN: Record<ListingAttribute, (value: unknown, errors: Record<str
   duration_minutes: (value) => value,
   capacity: (value) => value,
   booking_mode: (value) => value,
+  schedule: jsonList(scheduleErrors, normalizeSchedule),
+  rates: jsonList(ratesErrors, normalizeRates),
+  price_categories: jsonList(priceCategoriesErrors, normalizePriceCategories),
+  min_duration_minutes: (value) => value,
+  max_duration_minutes: (value) => value,
+  buffer_minutes: (value) => value,
 };
+
+/** min_duration_minutes <= max_duration_minutes as the write leaves them (400 on max_duration_minutes). */
+function checkDurationLimits(
+  values: Updateable<ListingsTable>,
+  current?: { min_duration_minutes: number | null; max_duration_minutes: number | null },
+): void {
+  const min =
+    values.min_duration_minutes === undefined ? current?.min_duration_minutes : values.min_duration_minutes;
+  const max =
+    values.max_duration_minutes === undefined ? current?.max_duration_minutes : values.max_duration_minutes;
+  const errors = durationLimitErrors(min ?? null, max ?? null);
+  if (Object.keys(errors).length) throw invalidFields(errors);
+}
 
 /**
  * The columns a vendor write sets, from the fields present in the body (API names → columns); field
@@ -454,6 +526,13 @@ async function columnsOf(
     | undefined;
   values.free_cancellation_hours = policy?.free_cancellation_hours;
   values.late_refund_percent = policy?.late_refund_percent;
+  values.booking_cutoff_minutes = body.booking_cutoff_minutes as number | undefined;
+  if (body.extras !== undefined)
+    values.extras = jsonList(extrasErrors, normalizeExtras)(body.extras, errors) as string | undefined;
+  if (body.questions !== undefined)
+    values.questions = jsonList(questionsErrors, normalizeQuestions)(body.questions, errors) as
+      | string
+      | undefined;
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);
@@ -512,6 +591,7 @@ export async function createListing(
     inTransaction(deps.db, async (trx) => {
       const values = await columnsOf(trx, kind, body);
       requireSharedCapacity(values.booking_mode ?? 'private', values.capacity ?? null);
+      checkDurationLimits(values);
       const id = await repo.insertListing(trx, {
         description: '',
         details: '{}',
@@ -550,6 +630,7 @@ export async function updateListing(
       const current = await repo.findListing(trx, ownFilter(kind, vendorId, id));
       if (!current) throw listingNotFound(kind);
       const values = await columnsOf(trx, kind, body);
+      checkDurationLimits(values, current);
       if (fields.size > 0) {
         const edit: LimitEdit = {
           id,
@@ -557,6 +638,8 @@ export async function updateListing(
           quantity: values.quantity ?? current.quantity,
           capacity: values.capacity === undefined ? current.capacity : values.capacity,
           bookingMode: values.booking_mode ?? current.booking_mode,
+          bufferMinutes: values.buffer_minutes ?? current.buffer_minutes,
+          schedule: parseSchedule(values.schedule ?? current.schedule),
           fields,
         };
         if (kind.kind === 'adventure') requireSharedCapacity(edit.bookingMode, edit.capacity);

@@ -4,6 +4,7 @@ import type { BookingStatus } from '../../../src/db/database.ts';
 import { availabilityFacts } from '../../../src/modules/booking/availability.repository.ts';
 import {
   evaluateAvailability,
+  heldWindow,
   overlaps,
   type TimeWindow,
   type UnitLimit,
@@ -40,6 +41,8 @@ interface ListingLimits {
   quantity: number;
   capacity: number | null;
   bookingMode: 'private' | 'shared';
+  /** equipment: turnaround (rule 6); default 0 */
+  bufferMinutes?: number;
 }
 const SINGLE_ITEM: ListingLimits = { kind: 'equipment', quantity: 1, capacity: null, bookingMode: 'private' };
 
@@ -65,6 +68,7 @@ async function insertFixture(fixture: Fixture): Promise<number> {
     quantity: listing.quantity,
     capacity: listing.capacity,
     bookingMode: listing.bookingMode,
+    bufferMinutes: listing.bufferMinutes,
   });
   for (const s of fixture.slots)
     await t.db
@@ -176,9 +180,12 @@ describe('listingAvailableIn', () => {
     const bookingSpan = fc
       .tuple(fc.integer({ min: 0, max: 48 }), fc.integer({ min: 1, max: 48 }))
       .map(([s, l]) => w(s, s + l));
-    // single items, multi-unit items, private and shared adventures (capacity 1 included)
+    // single items, multi-unit items (with and without a turnaround buffer), private and shared
+    // adventures (capacity 1 included)
     const listing = fc.oneof(
-      fc.integer({ min: 1, max: 4 }).map((quantity) => ({ ...SINGLE_ITEM, quantity })),
+      fc
+        .tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(0, 0, 30, 60, 150, 1440))
+        .map(([quantity, bufferMinutes]) => ({ ...SINGLE_ITEM, quantity, bufferMinutes })),
       fc.record({
         kind: fc.constant('adventure' as const),
         quantity: fc.constant(1),
@@ -218,13 +225,18 @@ describe('listingAvailableIn', () => {
         expect(await availableIds(ids, window)).toEqual(expectedIds(ids, fixtures, window));
         // the facts of a check or request, read one at a time, and for all the listings at once: checks
         // asking together share one statement on PostgreSQL, and each must get its own listing's facts
+        const bufferOf = (i: number) => limitOf(fixtures[i]).bufferMs ?? 0;
         const alone = [];
-        for (const id of ids) alone.push(await availabilityFacts(t.db, id, window, BASE));
-        const together = await Promise.all(ids.map((id) => availabilityFacts(t.db, id, window, BASE)));
+        for (const [i, id] of ids.entries())
+          alone.push(await availabilityFacts(t.db, id, window, BASE, bufferOf(i)));
+        const together = await Promise.all(
+          ids.map((id, i) => availabilityFacts(t.db, id, window, BASE, bufferOf(i))),
+        );
         for (const [i, facts] of [...alone, ...together].entries()) {
           const fixture = fixtures[i % ids.length];
+          const buffer = bufferOf(i % ids.length);
           const expected = factsOf(fixture).bookings.filter(
-            (b) => ACTIVE.has(b.status) && overlaps(b, window),
+            (b) => ACTIVE.has(b.status) && overlaps(heldWindow(b, buffer), heldWindow(window, buffer)),
           );
           expect(sortByStart([...facts.bookings])).toEqual(sortByStart(expected));
           expect(sortByStart([...facts.slots])).toEqual(

@@ -58,6 +58,22 @@ describe('booking request: the booking object and price', () => {
       customer_notes: '',
       vendor_notes: '',
       total_price: '135.00',
+      // with no categories, extras or code: one base line, the spec's price
+      price_lines: [
+        {
+          kind: 'base',
+          code: null,
+          label: 'Sea kayak, 50 h',
+          quantity: 1,
+          unit_price: '135.00',
+          amount: '135.00',
+        },
+      ],
+      promo_code: null,
+      answers: {},
+      waiver: null,
+      attendance: 'pending',
+      attendance_updated_at: null,
       listing_click: null,
       customer_id: customer.id,
       vendor_slug: 'algarve-kayaks',

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDownThrough, migrateToLatest } from '../../../src/db/migrate.ts';
 import { insertListing, vendorProfileId } from '../../helpers/booking-factories.ts';
-import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
+import { buildTestApp, migrationSchema, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
 
 // Migration 2026112504 on a database that already holds bookings: they keep their rows and ids and get no
@@ -14,8 +14,7 @@ let schema: string | undefined;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  if (usingPostgres)
-    schema = (await sql<{ s: string }>`select current_schema() as s`.execute(t.db)).rows[0].s;
+  schema = await migrationSchema(t);
 });
 afterAll(() => t.close());
 
@@ -69,8 +68,12 @@ describe('migration 2026112504-booking-expiry', () => {
     );
     expect(await bookingsObjects()).toEqual(latest);
     // the table's other indexes and triggers are the ones it had before the migration, but for the rollup
-    // triggers that a later migration (2026112701) replaced
+    // triggers that a later migration (2026112701) replaced and the indexes later ones add (2026112803:
+    // the promo codes'; 2026113001: the manifest's by vendor and day)
     const changed = [
+      'bookings_promo_code_idx',
+      'bookings_vendor_starts_idx',
+      'bookings_vendor_ends_idx',
       'bookings_listing_window_idx',
       'bookings_expiring_idx',
       ...['insert', 'delete', 'update'].flatMap((op) => [`booking_daily_${op}`, `bookings_rollup_${op}`]),

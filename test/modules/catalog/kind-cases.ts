@@ -33,6 +33,12 @@ const COMMON_KEYS = [
   'vendor',
   'currency',
   'cancellation_policy',
+  // decisions §19: requests close this long before a window starts (both kinds)
+  'booking_cutoff_minutes',
+  // decisions §21: extras a request may add ([] by default)
+  'extras',
+  // decisions §23: what a booking request answers ([] by default)
+  'questions',
   'created_at',
   'updated_at',
   // decisions §16: the listing's photos, in order (empty until one is uploaded)
@@ -48,7 +54,18 @@ export const EQUIPMENT_CASE: KindCase = {
   defaultCategory: 'kayaks',
   create: createEquipment,
   own: { details: { seats: 2, colour: 'red' } },
-  keys: [...COMMON_KEYS, 'details', 'quantity', 'location', 'price_per_day'].sort(),
+  keys: [
+    ...COMMON_KEYS,
+    'details',
+    'quantity',
+    'location',
+    'price_per_day',
+    // decisions §20: rental periods ([] / null / 0 by default)
+    'rates',
+    'min_duration_minutes',
+    'max_duration_minutes',
+    'buffer_minutes',
+  ].sort(),
 };
 
 export const ADVENTURE_CASE: KindCase = {
@@ -66,6 +83,10 @@ export const ADVENTURE_CASE: KindCase = {
     'duration_minutes',
     'capacity',
     'booking_mode',
+    // decisions §19: the departures' rules ([]: unscheduled)
+    'schedule',
+    // decisions §21: participants priced by category ([]: price_per_person for everyone)
+    'price_categories',
     'price_per_person',
   ].sort(),
 };

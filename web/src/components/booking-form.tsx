@@ -1,8 +1,14 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
-import { dateTime, fromLocalInput, money, toLocalInput } from '../format.ts';
+import { dateTime, fromLocalInput, toLocalInput } from '../format.ts';
 import { ErrorMessage, Field, fieldErrors, Select } from '../ui.tsx';
-import { estimateTotal, isEquipment, type Listing, moneyOfCents, unitPrice } from './listing.ts';
+import { type Adventure, type Departure, type Equipment, isEquipment, type Listing } from './listing.ts';
+import { applyOnEnter, PriceChoices, useChoices } from './price-choices.tsx';
+import { type QuoteBody, QuoteTotal, useQuote } from './quote.tsx';
+import { useRentalWindow } from './rental-window.tsx';
+import { isTripField, TripQuestions, useAnswers } from './trip-questions.tsx';
+import { useWaiver, Waiver } from './waiver.tsx';
 
 type Slot = Schemas['Slot'];
 export type Booking = Schemas['Booking'];
@@ -16,78 +22,77 @@ function tomorrowMorning(): number {
   return d.getTime();
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/**
- * The booking request of one listing, with the total it will cost as the customer types (the API's own
- * rule, estimateTotal); the booking carries the page's marketing click (decisions §18).
- */
-export function BookingForm({
-  listing,
-  slots,
-  clickId,
-  onBooked,
-}: {
-  listing: Listing;
+interface FormProps {
   slots: Slot[];
+  departure?: Departure;
   clickId: number | null;
   onBooked: (booking: Booking) => void;
-}) {
-  const equipment = isEquipment(listing);
-  const departures = equipment
-    ? []
-    : slots.filter((s) => s.is_available && Date.parse(s.starts_at) > Date.now());
-  const start = tomorrowMorning();
-  const [startsAt, setStartsAt] = useState(toLocalInput(start));
-  const [endsAt, setEndsAt] = useState(toLocalInput(start + DAY_MS));
-  const [departure, setDeparture] = useState(departures[0]?.starts_at ?? '');
-  const [count, setCount] = useState('1');
-  const [notes, setNotes] = useState('');
+}
+
+/**
+ * The booking request of one listing, with the total it will cost from the API's quote as the customer
+ * chooses (decisions §21: no price is computed here); the booking carries the page's marketing click
+ * (decisions §18). Equipment is booked for a pick-up and a return inside the vendor's opening hours and the
+ * item's duration limits; a scheduled offering for the `departure` chosen beside the form.
+ */
+export function BookingForm({ listing, ...props }: FormProps & { listing: Listing }) {
+  return isEquipment(listing) ? (
+    <RentalForm item={listing} {...props} />
+  ) : (
+    <AdventureForm offering={listing} {...props} />
+  );
+}
+
+function RentalForm({ item, ...props }: FormProps & { item: Equipment }) {
   const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  const startIso = () => (departures.length > 0 ? departure : fromLocalInput(startsAt));
-  const units = Math.max(1, Math.floor(Number(count)) || 1);
-  const window = { startsAt: Date.parse(startIso()), endsAt: Date.parse(fromLocalInput(endsAt)) };
-  const valid = Number.isFinite(window.startsAt) && (!equipment || window.endsAt > window.startsAt);
-  const estimate = valid ? estimateTotal(listing, window, units) : null;
-  const errors = fieldErrors(error);
-  const limit = isEquipment(listing) ? listing.quantity : listing.capacity;
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const booking = await call(() =>
-        api.POST('/api/v1/booking/bookings/request/', {
-          body: {
-            ...(isEquipment(listing)
-              ? { equipment_item_id: listing.id, ends_at: fromLocalInput(endsAt), quantity: units }
-              : { adventure_offering_id: listing.id, participants_count: units }),
-            starts_at: startIso(),
-            customer_notes: notes,
-            marketing_click_id: clickId,
-          },
-        }),
-      );
-      onBooked(booking);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+  const rental = useRentalWindow(item, fieldErrors(error));
+  const body = (units: number) =>
+    rental.window && { equipment_item_id: item.id, ...rental.window, quantity: units };
   return (
-    <form class="stack narrow" onSubmit={submit} aria-label="Book">
-      <ErrorMessage error={error} />
-      {departures.length > 0 ? (
+    <RequestForm
+      listing={item}
+      limit={item.quantity}
+      unitsLabel="Units"
+      body={body}
+      error={error}
+      setError={setError}
+      {...props}
+    >
+      {rental.fields}
+    </RequestForm>
+  );
+}
+
+function AdventureForm({ offering, departure, ...props }: FormProps & { offering: Adventure }) {
+  const [error, setError] = useState<unknown>(null);
+  // an unscheduled adventure with openings is booked from one of them
+  const openings = props.slots.filter((s) => s.is_available && Date.parse(s.starts_at) > Date.now());
+  const [startsAt, setStartsAt] = useState(toLocalInput(tomorrowMorning()));
+  const [opening, setOpening] = useState(openings[0]?.starts_at ?? '');
+  const errors = fieldErrors(error);
+  // a half-typed date-time is no start yet (nothing to price or request)
+  const typed = Number.isFinite(Date.parse(startsAt)) ? fromLocalInput(startsAt) : '';
+  const start = departure ? departure.starts_at : openings.length > 0 ? opening : typed;
+  const body = (units: number) =>
+    start ? { adventure_offering_id: offering.id, starts_at: start, participants_count: units } : null;
+  return (
+    <RequestForm
+      listing={offering}
+      limit={departure?.remaining ?? offering.capacity}
+      unitsLabel="Participants"
+      body={body}
+      error={error}
+      setError={setError}
+      {...props}
+    >
+      {departure ? (
+        errors.starts_at && <p class="field-error">{errors.starts_at.join(' ')}</p>
+      ) : openings.length > 0 ? (
         <Select
           label="Departure"
-          value={departure}
-          onValue={setDeparture}
-          options={departures.map((s) => [s.starts_at, dateTime(s.starts_at)] as const)}
+          value={opening}
+          onValue={setOpening}
+          options={openings.map((s) => [s.starts_at, dateTime(s.starts_at)] as const)}
           error={errors.starts_at}
         />
       ) : (
@@ -100,26 +105,99 @@ export function BookingForm({
           error={errors.starts_at}
         />
       )}
-      {equipment && (
+    </RequestForm>
+  );
+}
+
+/**
+ * The fields both kinds share (units or participants, or a field per price category; a field per extra;
+ * the promo code), the quote's lines and total, and the request itself.
+ */
+function RequestForm({
+  listing,
+  limit,
+  unitsLabel,
+  body,
+  error,
+  setError,
+  clickId,
+  onBooked,
+  children,
+}: Omit<FormProps, 'slots' | 'departure'> & {
+  listing: Listing;
+  limit: number;
+  unitsLabel: 'Units' | 'Participants';
+  /** the request's listing, window and units; null while the window is incomplete */
+  body: (units: number) => QuoteBody | null;
+  error: unknown;
+  setError: (error: unknown) => void;
+  children: ComponentChildren;
+}) {
+  const [count, setCount] = useState('1');
+  const [notes, setNotes] = useState('');
+  const [busy, setBusy] = useState(false);
+  const units = Math.max(1, Math.floor(Number(count)) || 1);
+  const choices = useChoices(listing);
+  // the questions per participant are asked once per participant (by category: their sum) or unit
+  const participants = choices.byCategory
+    ? Object.values(choices.body.participants ?? {}).reduce((a, b) => a + b, 0)
+    : units;
+  const answers = useAnswers(listing, Math.max(1, participants));
+  const waiver = useWaiver(listing);
+  const window = body(units);
+  // by category, the participants are the categories' sum (participants_count left out)
+  const asked = window && {
+    ...window,
+    ...(choices.byCategory ? { participants_count: undefined } : {}),
+    ...choices.body,
+    ...answers.body,
+    ...waiver.body,
+  };
+  const quote = useQuote(asked);
+  // what is left to answer is shown once the customer asks to book, not while the quote follows the form
+  const quoteErrors = Object.entries(fieldErrors(quote.error)).filter(([f]) => !isTripField(f));
+  const unanswered =
+    quote.error !== null && !quoteErrors.length && !!Object.keys(fieldErrors(quote.error)).length;
+  const errors = { ...Object.fromEntries(quoteErrors), ...fieldErrors(error) };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!asked) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const booking = await call(() =>
+        api.POST('/api/v1/booking/bookings/request/', {
+          body: { ...asked, customer_notes: notes, marketing_click_id: clickId },
+        }),
+      );
+      onBooked(booking);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="stack narrow" onSubmit={submit} onKeyDown={applyOnEnter(choices)} aria-label="Book">
+      <ErrorMessage error={error} />
+      {children}
+      {!choices.byCategory && (
         <Field
-          label="End"
-          type="datetime-local"
+          label={unitsLabel}
+          type="number"
+          min={1}
+          max={limit}
           required
-          value={endsAt}
-          onValue={setEndsAt}
-          error={errors.ends_at}
+          value={count}
+          onValue={setCount}
+          error={unitsLabel === 'Units' ? errors.quantity : errors.participants_count}
         />
       )}
-      <Field
-        label={equipment ? 'Units' : 'Participants'}
-        type="number"
-        min={1}
-        max={limit}
-        required
-        value={count}
-        onValue={setCount}
-        error={equipment ? errors.quantity : errors.participants_count}
-      />
+      <PriceChoices listing={listing} choices={choices} errors={errors} />
+      <TripQuestions answers={answers} errors={errors} />
+      <Waiver waiver={waiver} errors={errors} />
       <Field
         label="Notes for the vendor"
         value={notes}
@@ -127,23 +205,14 @@ export function BookingForm({
         maxLength={5000}
         error={errors.customer_notes}
       />
-      <p class="total" aria-live="polite">
-        {estimate ? (
-          <>
-            Total: <strong data-total>{moneyOfCents(estimate.totalCents, listing.currency)}</strong>{' '}
-            <span class="muted">
-              (
-              {equipment
-                ? `${plural(estimate.days, 'day', 'days')} × ${plural(units, 'unit', 'units')} × ${money(unitPrice(listing), listing.currency)}`
-                : `${plural(units, 'person', 'people')} × ${money(unitPrice(listing), listing.currency)}`}
-              )
-            </span>
-          </>
-        ) : (
-          'Choose when to see the total.'
-        )}
-      </p>
-      <button type="submit" class="button primary" disabled={busy}>
+      {unanswered ? (
+        <p class="total" aria-live="polite">
+          Answer the questions and accept the waiver to see the total.
+        </p>
+      ) : (
+        <QuoteTotal quote={quote.quote} error={quote.error} />
+      )}
+      <button type="submit" class="button primary" disabled={busy || !asked}>
         Request booking
       </button>
     </form>

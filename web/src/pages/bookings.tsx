@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
+import { BookingAnswers } from '../components/booking-answers.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { PriceLines } from '../components/price-lines.tsx';
 import { dateTime, money, statusWord } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Loading, Notice, Page } from '../ui.tsx';
@@ -103,8 +105,21 @@ function BookingCard({ booking, onChanged }: { booking: Booking; onChanged: (mes
           </>
         )}
         <dt>Price</dt>
-        <dd>{money(booking.total_price, booking.currency)}</dd>
+        <dd>
+          <PriceLines
+            lines={booking.price_lines}
+            total={booking.total_price}
+            currency={booking.currency}
+            label={`Price of booking #${booking.id}`}
+          />
+        </dd>
       </dl>
+      <BookingAnswers answers={booking.answers} label={`Your answers for booking #${booking.id}`} />
+      {booking.waiver && (
+        <p>
+          Waiver accepted by {booking.waiver.name} on {dateTime(booking.waiver.accepted_at, zone)}.
+        </p>
+      )}
       {due && <p class="deadline">{due}</p>}
       {booking.vendor_notes && <p>Vendor’s note: {booking.vendor_notes}</p>}
       <details>

@@ -3,10 +3,13 @@
 import { useId, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, call, type Schemas } from '../api.ts';
-import { dateTime, money, STATUS_WORDS, statusWord } from '../format.ts';
+import { BookingAnswers } from '../components/booking-answers.tsx';
+import { PriceLines } from '../components/price-lines.tsx';
+import { dateTime, STATUS_WORDS, statusWord } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Loading, Notice, Page, Select, TextArea } from '../ui.tsx';
 import { useLoad } from './data.ts';
+import { WaiverFacts } from './waiver-facts.tsx';
 
 type Booking = Schemas['Booking'];
 type Status = Booking['status'];
@@ -173,7 +176,15 @@ function BookingCard({
         <dt>Booked</dt>
         <dd>{amountBooked(booking)}</dd>
         <dt>Price</dt>
-        <dd>{money(booking.total_price, booking.currency)}</dd>
+        <dd>
+          <PriceLines
+            lines={booking.price_lines}
+            total={booking.total_price}
+            currency={booking.currency}
+            label={`Price of booking #${booking.id}`}
+          />
+          {booking.promo_code && <span class="muted">Promo code {booking.promo_code}</span>}
+        </dd>
         <dt>Customer</dt>
         <dd>
           {name}
@@ -199,6 +210,8 @@ function BookingCard({
           </>
         )}
       </dl>
+      <BookingAnswers answers={booking.answers} label={`Answers for booking #${booking.id}`} />
+      {booking.waiver && <WaiverFacts waiver={booking.waiver} timeZone={timeZone} />}
       {due && <p class="booking-deadline">{due}</p>}
       <Actions booking={booking} onDone={onChange} />
       {detailed && (

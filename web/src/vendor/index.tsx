@@ -8,15 +8,19 @@ import { Loading, Notice, Page } from '../ui.tsx';
 import { BookingsPage } from './bookings.tsx';
 import { ListingEditPage, ListingsPage, NewListingPage } from './listings.tsx';
 import { OverviewPage } from './overview.tsx';
+import { PromoCodesPage } from './promo-codes.tsx';
 import { SettingsPage } from './settings.tsx';
+import { TodayPage } from './today.tsx';
 
 // the chart library comes with the analytics page only
 const AnalyticsPage = lazy(() => import('./analytics.tsx').then((m) => m.AnalyticsPage));
 
 const SECTIONS = [
   ['/vendor/', 'Overview'],
+  ['/vendor/today', 'Today'],
   ['/vendor/bookings', 'Bookings'],
   ['/vendor/listings', 'Listings'],
+  ['/vendor/promo-codes', 'Promo codes'],
   ['/vendor/analytics', 'Analytics'],
   ['/vendor/settings', 'Settings'],
 ] as const;
@@ -110,11 +114,13 @@ export function VendorApp() {
     <Frame>
       <Router>
         <Route path="/" component={OverviewPage} />
+        <Route path="/today" component={TodayPage} />
         <Route path="/bookings" component={BookingsPage} />
         <Route path="/bookings/:id" component={BookingsPage} />
         <Route path="/listings" component={ListingsPage} />
         <Route path="/listings/new/:kind" component={NewListingPage} />
         <Route path="/listings/:kind/:id" component={ListingEditPage} />
+        <Route path="/promo-codes" component={PromoCodesPage} />
         <Route path="/analytics" component={AnalyticsPage} />
         <Route path="/settings" component={SettingsPage} />
         <Route default component={NotFound} />
