@@ -10,6 +10,7 @@ import {
 import { PASSWORD } from '../helpers/factories.ts';
 import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
 import { createEndpoint, insertWebhookDelivery, PUBLIC_HOOK_URL } from '../helpers/notification-factories.ts';
+import { addTeamMember, inviteMember } from '../helpers/team-factories.ts';
 import {
   createScheduledTour,
   fillPath,
@@ -31,7 +32,17 @@ export function apiRoutes(app: FastifyInstance): RouteEntry[] {
 
 export const routeName = (r: Pick<RouteEntry, 'method' | 'url'>) => `${r.method} ${r.url}`;
 
-type ResourceKind = 'listing' | 'photo' | 'slot' | 'booking' | 'payment' | 'endpoint' | 'delivery';
+type ResourceKind =
+  | 'listing'
+  | 'photo'
+  | 'slot'
+  | 'booking'
+  | 'payment'
+  | 'endpoint'
+  | 'delivery'
+  | 'invitation'
+  | 'member'
+  | 'promo_code';
 
 interface OwnedResource {
   kind: ResourceKind;
@@ -101,6 +112,17 @@ async function freshPaidPayment(world: World, party: Party): Promise<number> {
   });
   expect(paid.json().payment_status, paid.body).toBe('succeeded');
   return id;
+}
+
+async function freshPromoCode(world: World, party: Party): Promise<number> {
+  const res = await world.api({
+    method: 'POST',
+    url: '/api/v1/booking/vendor/promo-codes/',
+    token: party.vendor.token,
+    payload: { code: `FRESH${unique().toUpperCase()}`, percent_off: 10 },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id;
 }
 
 /** Resources reached by a path parameter, and who owns them. */
@@ -192,6 +214,34 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
       fresh: async (w, p) =>
         (await insertWebhookDelivery(w.t.db, p.endpointId, { createdAt: w.t.clock.now().getTime() }))
           .deliveryId,
+    },
+  },
+  {
+    match: /\/vendor\/promo-codes\/:id\/$/,
+    resource: { kind: 'promo_code', twoParty: false, idOf: (p) => p.promoCodeId, fresh: freshPromoCode },
+  },
+  {
+    // an invitation to the vendor's team (decisions §25)
+    match: /\/accounts\/team\/invitations\/:id\/$/,
+    resource: {
+      kind: 'invitation',
+      twoParty: false,
+      idOf: (p) => p.invitationId,
+      fresh: async (w, p) => {
+        const res = await inviteMember(w.t.app, p.vendor, `fresh-${unique()}@example.com`, 'staff');
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id;
+      },
+    },
+  },
+  {
+    // a member of the vendor's team
+    match: /\/accounts\/team\/:user_id\//,
+    resource: {
+      kind: 'member',
+      twoParty: false,
+      idOf: (p) => p.member.id,
+      fresh: async (w, p) => (await addTeamMember(w.t, p.vendor, 'staff')).id,
     },
   },
 ];
@@ -437,6 +487,28 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/notifications\/endpoints\/:id\/$/,
     body: () => ({ description: 'Renamed', is_active: true }),
   },
+  {
+    method: 'POST',
+    match: /\/vendor\/promo-codes\/$/,
+    body: () => ({ code: `SAMPLE${unique().toUpperCase()}`, percent_off: 10 }),
+  },
+  { method: 'PATCH', match: /\/vendor\/promo-codes\/:id\/$/, body: () => ({ max_redemptions: 5 }) },
+  {
+    method: 'POST',
+    match: /\/booking\/quote\/$/,
+    body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t) }),
+  },
+  {
+    method: 'POST',
+    match: /\/accounts\/team\/invitations\/$/,
+    body: () => ({ email: `invitee-${unique()}@example.com`, role: 'staff' }),
+  },
+  {
+    method: 'POST',
+    match: /\/accounts\/team\/invitations\/accept\/$/,
+    body: () => ({ token: 'not-a-real-token', password: PASSWORD, first_name: 'Rui', last_name: 'Costa' }),
+  },
+  { method: 'PATCH', match: /\/accounts\/team\/:user_id\/$/, body: () => ({ role: 'staff' }) },
   { method: 'POST', match: /\/categories\/$/, body: () => ({ name: `Category ${unique()}` }) },
   { method: 'PATCH', match: /\/categories\/:id\/$/, body: () => ({ description: 'Updated' }) },
   {

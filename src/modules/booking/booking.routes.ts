@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { callerOf } from '../../http/auth.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
+import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
 import * as schemas from './booking.schemas.ts';
 import * as bookings from './booking.service.ts';
 import { QuoteSchema } from './prices.schemas.ts';
@@ -22,7 +23,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.get(
     '/vendor/slots/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags: slotTags,
         summary: "List the caller's availability slots",
@@ -41,7 +42,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.post(
     '/vendor/slots/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags: slotTags,
         summary: 'Create an availability slot on one of the caller’s listings',
@@ -56,7 +57,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.get(
     '/vendor/slots/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags: slotTags,
         summary: 'Get one of the caller’s availability slots',
@@ -70,7 +71,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.patch(
     '/vendor/slots/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       preValidation: async (request) => {
         request.body ??= {};
       },
@@ -90,7 +91,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.delete(
     '/vendor/slots/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags: slotTags,
         summary: 'Delete a slot',
@@ -247,7 +248,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
     app.post(
       `/bookings/:id/${action}/`,
       {
-        config: { auth: 'vendor' },
+        config: { auth: 'vendor', roles: EVERY_MEMBER },
         // every field is optional, so a POST without a body means "no fields"
         preValidation: async (request) => {
           request.body ??= {};
@@ -296,7 +297,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
     app.post(
       `/bookings/:id/${path}/`,
       {
-        config: { auth },
+        config: auth === 'vendor' ? { auth, roles: MANAGERS } : { auth },
         preValidation: async (request) => {
           request.body ??= {};
         },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchema } from 'fastify';
 import { callerOf } from '../../http/auth.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
+import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
 import type { BookingDeps } from './booking.service.ts';
 import * as schemas from './departures.schemas.ts';
 import { listPublicDepartures } from './departures.service.ts';
@@ -49,7 +50,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox<DepartureRoutesOptions> 
   app.get(
     '/vendor/offerings/:id/departures/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
       schema: doc({
         tags,
         summary: "List one of the caller's offerings' departures with seats sold",
@@ -67,7 +68,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox<DepartureRoutesOptions> 
   app.patch(
     '/vendor/offerings/:id/departures/:starts_at/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       preValidation: async (request) => {
         request.body ??= {};
       },
@@ -90,7 +91,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox<DepartureRoutesOptions> 
   app.post(
     '/vendor/offerings/:id/departures/:starts_at/cancel/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       preValidation: async (request) => {
         request.body ??= {};
       },
