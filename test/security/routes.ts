@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { RouteEntry } from '../../src/http/openapi.ts';
+import { type RouteEntry, registerRouteConventions } from '../../src/http/openapi.ts';
 import {
   createAdventure,
   createCategory,
@@ -24,6 +24,24 @@ import {
 // What the security suites know about routes in general, keyed by URL patterns, never by a hand list of
 // routes: the route table (src/http/openapi.ts) says which routes exist, and a test fails when a route
 // appears that these tables cannot serve (a path parameter nobody owns, a body without a sample).
+
+/**
+ * Starts an app with the route conventions and one route declaring `config` (which the types may refuse):
+ * whether the declaration lets the server start. The app is closed again either way.
+ */
+export async function startWithRoute(config: object): Promise<void> {
+  const app = Fastify();
+  registerRouteConventions(app);
+  try {
+    await app.register(async (scope) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the point is a declaration the types would refuse
+      scope.get('/api/v1/forgotten/', { config: config as any }, async () => ({}));
+    });
+    await app.ready();
+  } finally {
+    await app.close().catch(() => {});
+  }
+}
 
 /** The module routes (no plugin pages, no HEAD twins), as registered. */
 export function apiRoutes(app: FastifyInstance): RouteEntry[] {

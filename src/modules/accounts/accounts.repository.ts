@@ -90,7 +90,6 @@ export async function insertVendorProfile(
   return db.insertInto('vendor_profiles').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-
 export async function findProfileBySlug(db: Db, slug: string): Promise<VendorProfileRow | undefined> {
   return db.selectFrom('vendor_profiles').selectAll().where('slug', '=', slug).executeTakeFirst();
 }

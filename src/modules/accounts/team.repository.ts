@@ -42,16 +42,18 @@ export async function findMember(db: Db, vendorId: number, userId: number): Prom
   return membersOf(db, vendorId).select(MEMBER_COLUMNS).where('id', '=', userId).executeTakeFirst();
 }
 
-/** Sets a member's role unless they are the owner (ownership moves only by handOver). */
-export async function setRole(db: Db, vendorId: number, userId: number, role: VendorRole): Promise<boolean> {
-  const result = await db
+/** An UPDATE of the member `userId` of the vendor's team if they still are an active member but the owner. */
+const updateNonOwner = (db: Db, vendorId: number, userId: number) =>
+  db
     .updateTable('users')
-    .set({ vendor_role: role })
     .where('id', '=', userId)
     .where('vendor_id', '=', vendorId)
     .where('vendor_role', 'in', ['manager', 'staff'])
-    .where('deactivated_at', 'is', null)
-    .executeTakeFirst();
+    .where('deactivated_at', 'is', null);
+
+/** Sets a member's role unless they are the owner (ownership moves only by handOver). */
+export async function setRole(db: Db, vendorId: number, userId: number, role: VendorRole): Promise<boolean> {
+  const result = await updateNonOwner(db, vendorId, userId).set({ vendor_role: role }).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -60,13 +62,8 @@ export async function setRole(db: Db, vendorId: number, userId: number, role: Ve
  * tokens stop working with the next lookup) but kept, so the history still names who did what.
  */
 export async function deactivateMember(db: Db, vendorId: number, userId: number, now: number) {
-  const result = await db
-    .updateTable('users')
+  const result = await updateNonOwner(db, vendorId, userId)
     .set({ vendor_role: null, deactivated_at: now, updated_at: now })
-    .where('id', '=', userId)
-    .where('vendor_id', '=', vendorId)
-    .where('vendor_role', 'in', ['manager', 'staff'])
-    .where('deactivated_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -92,13 +89,8 @@ export async function handOver(
     .where('vendor_role', '=', 'owner')
     .executeTakeFirst();
   if (Number(demoted.numUpdatedRows) !== 1) return false;
-  const promoted = await db
-    .updateTable('users')
+  const promoted = await updateNonOwner(db, vendorId, targetId)
     .set({ vendor_role: 'owner' })
-    .where('id', '=', targetId)
-    .where('vendor_id', '=', vendorId)
-    .where('vendor_role', 'in', ['manager', 'staff'])
-    .where('deactivated_at', 'is', null)
     .executeTakeFirst();
   if (Number(promoted.numUpdatedRows) !== 1) return false;
   await db.updateTable('vendor_profiles').set({ user_id: targetId }).where('id', '=', vendorId).execute();
@@ -155,19 +147,26 @@ export async function findInvitationByToken(db: Db, tokenHash: string) {
     .executeTakeFirst();
 }
 
-/** Revokes every open invitation of the vendor to `email` (a new one replaces them); how many. */
+/**
+ * An UPDATE of the invitations still open at `now` (unaccepted, unrevoked, unexpired): the guard of every
+ * change to an invitation, so that of two requests racing for one, exactly one finds it open.
+ */
+const updateOpenInvitations = (db: Db, now: number) =>
+  db
+    .updateTable('team_invitations')
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now);
+
+/** Revokes the vendor's open invitations to `email`, or the one `id`; how many. */
 export async function revokeOpenInvitations(
   db: Db,
   filter: { vendorId: number; email?: string; id?: number },
   now: number,
 ): Promise<number> {
-  let query = db
-    .updateTable('team_invitations')
+  let query = updateOpenInvitations(db, now)
     .set({ revoked_at: now })
-    .where('vendor_id', '=', filter.vendorId)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now);
+    .where('vendor_id', '=', filter.vendorId);
   if (filter.email !== undefined) query = query.where('email', '=', filter.email);
   if (filter.id !== undefined) query = query.where('id', '=', filter.id);
   return Number((await query.executeTakeFirst()).numUpdatedRows);
@@ -175,13 +174,9 @@ export async function revokeOpenInvitations(
 
 /** Gives an open invitation the hash of the token its mail carries; false when it is no longer open. */
 export async function setInvitationToken(db: Db, id: number, tokenHash: string, now: number) {
-  const result = await db
-    .updateTable('team_invitations')
+  const result = await updateOpenInvitations(db, now)
     .set({ token_hash: tokenHash })
     .where('id', '=', id)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -191,13 +186,9 @@ export async function setInvitationToken(db: Db, id: number, tokenHash: string, 
  * recorded after, by setAcceptedUser, in the same transaction).
  */
 export async function acceptInvitation(db: Db, id: number, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('team_invitations')
+  const result = await updateOpenInvitations(db, now)
     .set({ accepted_at: now })
     .where('id', '=', id)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
