@@ -33,6 +33,7 @@ import {
 import {
   bookingRoutes,
   checkLimitEdit,
+  dayOfTripRoutes,
   departureRoutes,
   listingAvailableFilter,
   promoCodeRoutes,
@@ -54,6 +55,7 @@ import {
 } from './modules/notifications/index.ts';
 import {
   cancellationRefunds,
+  latestPaymentStatuses,
   MockGateway,
   type PaymentGateway,
   paymentsRoutes,
@@ -185,6 +187,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   };
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
   await app.register(promoCodeRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
+  await app.register(dayOfTripRoutes, {
+    prefix: '/api/v1/booking',
+    deps: { ...bookingDeps, paymentStatuses: latestPaymentStatuses },
+  });
   for (const segment of [ADVENTURE.pathSegment, ...ADVENTURE.pathAliases])
     await app.register(departureRoutes, {
       prefix: `/api/v1/${segment}`,

@@ -70,6 +70,8 @@ export interface VendorProfilesTable {
   payment_ttl_minutes: Generated<number>;
   /** JSON of the seven days' local open intervals (src/lib/opening-hours.ts); null: always open */
   opening_hours: Generated<string | null>;
+  /** the liability waiver every request accepts (decisions §23); '' when none */
+  waiver_text: Generated<string>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -138,6 +140,8 @@ export interface ListingsTable {
   max_duration_minutes: Generated<number | null>;
   /** equipment: how long after its end a booking still holds its units (turnaround) */
   buffer_minutes: Generated<number>;
+  /** JSON list of the questions a request answers (decisions §23; src/lib/questions.ts), '[]' when none */
+  questions: Generated<string>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;
@@ -225,9 +229,24 @@ export interface BookingsTable {
   promo_code: Generated<string | null>;
   /** JSON list of its price lines in cents, fixed when requested; null for bookings of before */
   price_lines: Generated<string | null>;
+  /** JSON object of the answers its request gave (decisions §23), '{}' when none */
+  answers: Generated<string>;
+  /** the waiver acceptance (migration 2026113001): null when no waiver was asked */
+  waiver_name: Generated<string | null>;
+  waiver_accepted_at: Generated<Millis | null>;
+  /** SHA-256 hex of the exact text accepted */
+  waiver_text_sha256: Generated<string | null>;
+  /** the accepting client's address and User-Agent: shown to the vendor only */
+  waiver_client_ip: Generated<string | null>;
+  waiver_user_agent: Generated<string | null>;
+  attendance: Generated<Attendance>;
+  attendance_updated_at: Generated<Millis | null>;
   created_at: Millis;
   updated_at: Millis;
 }
+
+/** Who came on the day (decisions §23), beside the booking's status. */
+export type Attendance = 'pending' | 'checked_in' | 'no_show' | 'returned';
 
 /** A vendor's promo code (decisions §21). */
 export interface PromoCodesTable {

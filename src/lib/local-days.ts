@@ -41,3 +41,30 @@ export function localDays(from: number, to: number, timeZone: string): LocalDay[
   }
   return days;
 }
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The local date of `timeZone` at the instant `millis`, YYYY-MM-DD. */
+export const localDateAt = (millis: number, timeZone: string) => dateAt(millis, timeZone).toString();
+
+/**
+ * The local date `date` (YYYY-MM-DD) of `timeZone` as the range [from, to) of its instants, or null when
+ * `date` is not a real date in that form (2026-02-30 included).
+ */
+export function localDay(date: string, timeZone: string): LocalDay | null {
+  if (!ISO_DATE.test(date)) return null;
+  let plain: Temporal.PlainDate;
+  try {
+    plain = Temporal.PlainDate.from(date, { overflow: 'reject' });
+  } catch {
+    return null;
+  }
+  return { date, from: startOf(plain, timeZone), to: startOf(plain.add({ days: 1 }), timeZone) };
+}
+
+/** The local wall-clock time of `timeZone` at the instant `millis`, HH:MM. */
+export const localTimeAt = (millis: number, timeZone: string) =>
+  Temporal.Instant.fromEpochMilliseconds(millis)
+    .toZonedDateTimeISO(timeZone)
+    .toPlainTime()
+    .toString({ smallestUnit: 'minute' });

@@ -120,8 +120,39 @@ export function parseSchedule(text: string): ScheduleRule[] {
 
 const MINUTE_MS = 60_000;
 
-const dateAt = (millis: number, timeZone: string) =>
-  Temporal.Instant.fromEpochMilliseconds(millis).toZonedDateTimeISO(timeZone).toPlainDate();
+/**
+ * A calendar date's weekday and the date after it, kept once computed (Temporal's date arithmetic costs
+ * more than the rest of a departures read; the calendar never changes).
+ */
+interface CalendarDay {
+  weekday: Weekday;
+  next: string;
+}
+const calendar = new Map<string, CalendarDay>();
+const CALENDAR_DAYS_KEPT = 100_000;
+
+function calendarDay(iso: string): CalendarDay {
+  const kept = calendar.get(iso);
+  if (kept) return kept;
+  const date = Temporal.PlainDate.from(iso);
+  const day = { weekday: WEEKDAYS[date.dayOfWeek - 1], next: date.add({ days: 1 }).toString() };
+  if (calendar.size >= CALENDAR_DAYS_KEPT) calendar.clear();
+  calendar.set(iso, day);
+  return day;
+}
+
+/**
+ * The UTC date of an instant moved by whole days. Every zone's local date is within a day of the UTC date,
+ * and a departure moved by a spring-forward gap within a day of its own date: two days on each side of a
+ * range's UTC dates hold every local date that can make a departure in it, without converting to the zone
+ * (each candidate's instant is then compared with the range).
+ */
+const utcDate = (millis: number, days: number) =>
+  Temporal.Instant.fromEpochMilliseconds(millis)
+    .toZonedDateTimeISO('UTC')
+    .toPlainDate()
+    .add({ days })
+    .toString();
 
 /** The earliest and latest local dates any rule can make a departure on (null: unbounded). */
 function ruleBounds(schedule: Schedule): { first: string | null; last: string | null } {
@@ -162,13 +193,12 @@ function localStart(date: string, time: string, timeZone: string): LocalStart {
 /** The departures the rules make on one local date, the first rule winning an instant (by `seen`). */
 function departuresOn(
   schedule: Schedule,
-  date: Temporal.PlainDate,
+  iso: string,
   durationMs: number,
   timeZone: string,
   seen: Map<number, Departure>,
 ): void {
-  const iso = date.toString();
-  const weekday = WEEKDAYS[date.dayOfWeek - 1];
+  const { weekday } = calendarDay(iso);
   for (const [index, rule] of schedule.entries()) {
     if (!rule.weekdays.includes(weekday)) continue;
     if ((rule.from_date !== null && iso < rule.from_date) || (rule.to_date !== null && iso > rule.to_date))
@@ -202,30 +232,24 @@ function* departureChunks(
 ): Generator<Departure[]> {
   if (schedule.length === 0 || to <= from) return;
   const { first, last } = ruleBounds(schedule);
-  let date = dateAt(from, timeZone).subtract({ days: 1 });
-  let end = dateAt(to - 1, timeZone).add({ days: 1 });
-  if (first !== null) {
-    const bound = Temporal.PlainDate.from(first).subtract({ days: 1 });
-    if (Temporal.PlainDate.compare(bound, date) > 0) date = bound;
-  }
-  if (last !== null) {
-    const bound = Temporal.PlainDate.from(last);
-    if (Temporal.PlainDate.compare(bound, end) < 0) end = bound;
-  }
+  let date = utcDate(from, -2);
+  let end = utcDate(to - 1, 2);
+  if (first !== null && first > date) date = first;
+  if (last !== null && last < end) end = last;
   const durationMs = durationMinutes * MINUTE_MS;
   const emitted = new Set<number>();
-  while (Temporal.PlainDate.compare(date, end) <= 0) {
+  while (date <= end) {
     const seen = new Map<number, Departure>();
-    const chunkEnd = date.add({ days: datesPerChunk - 1 });
-    // one date beyond the chunk, so a departure moved across the chunk's last midnight is made here too
-    for (let d = date; Temporal.PlainDate.compare(d, chunkEnd.add({ days: 1 })) <= 0; d = d.add({ days: 1 }))
-      if (Temporal.PlainDate.compare(d, end) <= 0) departuresOn(schedule, d, durationMs, timeZone, seen);
+    // the chunk's dates and one more, so a departure moved across the chunk's last midnight is made here too
+    let d = date;
+    for (let i = 0; i <= datesPerChunk && d <= end; i++, d = calendarDay(d).next)
+      departuresOn(schedule, d, durationMs, timeZone, seen);
     const chunk = [...seen.values()]
-      .filter((d) => d.startsAt >= from && d.startsAt < to && !emitted.has(d.startsAt))
+      .filter((x) => x.startsAt >= from && x.startsAt < to && !emitted.has(x.startsAt))
       .sort((a, b) => a.startsAt - b.startsAt);
-    for (const d of chunk) emitted.add(d.startsAt);
+    for (const x of chunk) emitted.add(x.startsAt);
     if (chunk.length) yield chunk;
-    date = chunkEnd.add({ days: 1 });
+    for (let i = 0; i < datesPerChunk; i++) date = calendarDay(date).next;
   }
 }
 

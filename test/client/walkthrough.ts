@@ -7,13 +7,13 @@ import type { paths } from '../../web/src/generated/api.d.ts';
 type Client = ReturnType<typeof createClient<paths>>;
 
 /** The data of a successful answer; an error answer throws with its status and body. */
-function need<T>(step: string, result: { data?: T; error?: unknown; response: Response }): T {
+export function need<T>(step: string, result: { data?: T; error?: unknown; response: Response }): T {
   if (result.data === undefined)
     throw new Error(`${step}: ${result.response.status} ${JSON.stringify(result.error)}`);
   return result.data;
 }
 
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function accessToken(client: Client, email: string, password: string): Promise<string> {

@@ -121,3 +121,9 @@ export function injector(app: FastifyInstance): Injector {
   return ({ token, headers, ...rest }) =>
     app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
 }
+
+/** The PostgreSQL schema a test app's migrations run in (undefined on SQLite): what migrate* functions take. */
+export async function migrationSchema(t: TestApp): Promise<string | undefined> {
+  if (t.dialect !== 'postgres') return undefined;
+  return (await sql<{ s: string }>`select current_schema() as s`.execute(t.db)).rows[0].s;
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, injector, type TestApp } from '../helpers/build-test-app.ts';
 import { installChangeCounter } from '../helpers/db-changes.ts';
 import { registerCustomer, registerVendor } from '../helpers/factories.ts';
-import { errorBodyProblem } from './error-body.ts';
+import { refusalChecker } from './refused-cleanly.ts';
 import { createScheduledTour, TOUR_DEPARTURE } from './world.ts';
 
 // Schedules and departures under generated input (decisions §19): near-valid schedule rules, instants and
@@ -48,18 +48,8 @@ const ruleArb = fc.oneof(
 const schedule = fc.oneof(fc.array(ruleArb, { maxLength: 22 }), fc.anything());
 
 /** The request's answer is a success, or a refusal of the decided shape that changed nothing. */
-async function refusedCleanly(
-  res: Awaited<ReturnType<TestApp['app']['inject']>>,
-  before: number,
-  allowed: number[],
-) {
-  expect(res.statusCode, res.body).toBeLessThan(500);
-  expect(allowed, res.body).toContain(res.statusCode);
-  if (res.statusCode >= 400) {
-    expect(errorBodyProblem(res), res.body).toBeNull();
-    expect(await changes()).toBe(before);
-  }
-}
+const refusedCleanly = (...args: Parameters<ReturnType<typeof refusalChecker>>) =>
+  refusalChecker(changes)(...args);
 
 describe('generated schedules on an offering', () => {
   it('are stored when valid, else refused with errors under schedule', async () => {

@@ -317,6 +317,9 @@ describe('data exposure', () => {
       'vendorNotes',
       'intentId',
       'webhookUrl',
+      'answer',
+      'waiverName',
+      'userAgent',
     ])
       expect(seenOwn, name).toContain(name);
     if (apiRoutes(t.app).some((r) => /\/marketing\/vendor\/clicks\/$/.test(r.url)))

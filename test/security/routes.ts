@@ -132,15 +132,15 @@ async function freshPaidPayment(world: World, party: Party): Promise<number> {
   return id;
 }
 
-async function freshPromoCode(world: World, party: Party): Promise<number> {
-  const res = await world.api({
-    method: 'POST',
-    url: '/api/v1/booking/vendor/promo-codes/',
-    token: party.vendor.token,
-    payload: { code: `FRESH${unique().toUpperCase()}`, percent_off: 10 },
+/** A fresh confirmed booking (paid). */
+async function freshConfirmedBooking(world: World, party: Party): Promise<number> {
+  const paymentId = await freshPaidPayment(world, party);
+  const status = await world.api({
+    method: 'GET',
+    url: `/api/v1/payment/${paymentId}/status/`,
+    token: party.customer.token,
   });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id;
+  return status.json().booking_id;
 }
 
 /** Resources reached by a path parameter, and who owns them. */
@@ -202,6 +202,11 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
     },
   },
   {
+    // attendance is recorded for confirmed bookings only
+    match: /\/bookings\/:id\/attendance\//,
+    resource: { kind: 'booking', twoParty: true, idOf: (p) => p.bookingId, fresh: freshConfirmedBooking },
+  },
+  {
     match: /\/bookings\/:id\//,
     resource: { kind: 'booking', twoParty: true, idOf: (p) => p.bookingId, fresh: freshBooking },
   },
@@ -224,6 +229,24 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
     },
   },
   {
+    match: /\/vendor\/promo-codes\/:id\/$/,
+    resource: {
+      kind: 'promo_code',
+      twoParty: false,
+      idOf: (p) => p.promoCodeId,
+      fresh: async (w, p) => {
+        const res = await w.api({
+          method: 'POST',
+          url: '/api/v1/booking/vendor/promo-codes/',
+          token: p.vendor.token,
+          payload: promoCodeBody(),
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id;
+      },
+    },
+  },
+  {
     match: /\/notifications\/deliveries\/:id\//,
     resource: {
       kind: 'delivery',
@@ -233,10 +256,6 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
         (await insertWebhookDelivery(w.t.db, p.endpointId, { createdAt: w.t.clock.now().getTime() }))
           .deliveryId,
     },
-  },
-  {
-    match: /\/vendor\/promo-codes\/:id\/$/,
-    resource: { kind: 'promo_code', twoParty: false, idOf: (p) => p.promoCodeId, fresh: freshPromoCode },
   },
   {
     // an invitation to the vendor's team (decisions §25)
@@ -364,6 +383,12 @@ export function sampleQuery(party: Party, route: RouteEntry): string {
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+/** A new promo code of the caller's (decisions §21): codes are unique per vendor. */
+const promoCodeBody = () => ({
+  code: `P-${unique().toUpperCase()}`,
+  amount_off: '5.00',
+  max_redemptions: 10,
+});
 
 /**
  * Marks a sample body sent as multipart/form-data (the photo upload): its other members become form
@@ -396,6 +421,11 @@ const listingBody = (url: string, world: World): Record<string, unknown> =>
         details: { seats: 2 },
         location: 'Lagos',
         price_per_day: '45.00',
+        // decisions §20: rental periods that leave every window the suites book open
+        rates: [{ duration_minutes: 60, price: '15.00' }],
+        min_duration_minutes: null,
+        max_duration_minutes: null,
+        buffer_minutes: 0,
         is_active: true,
         category_id: world.category.id,
       }
@@ -452,7 +482,12 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/accounts\/password\/reset\/confirm\/$/,
     body: () => ({ token: 'not-a-real-token', new_password: 'Harbour-Lights-77' }),
   },
-  { method: 'PATCH', match: /\/accounts\/vendor-profile\/me\/$/, body: () => ({ city: 'Faro' }) },
+  // null opening hours (always open): the party's bookings must stay requestable at any instant
+  {
+    method: 'PATCH',
+    match: /\/accounts\/vendor-profile\/me\/$/,
+    body: () => ({ city: 'Faro', opening_hours: null }),
+  },
   { method: 'POST', match: /\/vendor\/(items|offerings)\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PUT', match: /\/vendor\/(items|offerings)\/:id\/$/, body: (w, _p, r) => listingBody(r.url, w) },
   { method: 'PATCH', match: /\/vendor\/(items|offerings)\/:id\/$/, body: () => ({ title: 'Renamed' }) },
@@ -466,9 +501,20 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
   { method: 'PATCH', match: /\/booking\/vendor\/slots\/:id\/$/, body: () => ({ is_available: true }) },
   { method: 'PATCH', match: /\/departures\/:starts_at\/$/, body: () => ({ capacity: 10, is_closed: false }) },
   { method: 'POST', match: /\/departures\/:starts_at\/cancel\/$/, body: () => ({ note: 'Gale' }) },
+  { method: 'POST', match: /\/booking\/vendor\/promo-codes\/$/, body: () => promoCodeBody() },
+  {
+    method: 'PATCH',
+    match: /\/booking\/vendor\/promo-codes\/:id\/$/,
+    body: () => ({ max_redemptions: 20, is_active: true }),
+  },
   {
     method: 'POST',
-    match: /\/booking\/bookings\/request\/$/,
+    match: /\/booking\/quote\/$/,
+    body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), promo_code: 'welcome10' }),
+  },
+  {
+    method: 'POST',
+    match: /\/booking\/(bookings\/request|quote)\/$/,
     body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t), customer_notes: 'hi' }),
   },
   {
@@ -476,6 +522,7 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/bookings\/:id\/(approve|decline|cancel|vendor-cancel)\/$/,
     body: () => ({ note: 'ok' }),
   },
+  { method: 'POST', match: /\/bookings\/:id\/attendance\/$/, body: () => ({ status: 'pending' }) },
   { method: 'POST', match: /\/payment\/:payment_id\/refunds\/$/, body: () => ({ note: 'ok' }) },
   {
     method: 'POST',
@@ -504,17 +551,6 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     method: 'PATCH',
     match: /\/notifications\/endpoints\/:id\/$/,
     body: () => ({ description: 'Renamed', is_active: true }),
-  },
-  {
-    method: 'POST',
-    match: /\/vendor\/promo-codes\/$/,
-    body: () => ({ code: `SAMPLE${unique().toUpperCase()}`, percent_off: 10 }),
-  },
-  { method: 'PATCH', match: /\/vendor\/promo-codes\/:id\/$/, body: () => ({ max_redemptions: 5 }) },
-  {
-    method: 'POST',
-    match: /\/booking\/quote\/$/,
-    body: (w, p) => ({ equipment_item_id: p.equipment.id, ...freshWindow(w.t) }),
   },
   {
     method: 'POST',

@@ -55,7 +55,7 @@ export interface Party {
   /** a staff member of the vendor's team (decisions §25), and an open invitation to it */
   member: Account;
   invitationId: number;
-  /** one of the vendor's promo codes (decisions §21) */
+  /** the vendor's promo code (decisions §21) */
   promoCodeId: number;
 }
 
@@ -74,6 +74,10 @@ export interface Markers {
   campaign: string;
   referrer: string;
   webhookUrl: string;
+  /** an answer to a listing's question, the name that accepted a waiver, the accepting client's User-Agent */
+  answer: string;
+  waiverName: string;
+  userAgent: string;
 }
 
 export interface World {
@@ -156,7 +160,10 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     email: markers.customerEmail,
     phone_number: markers.phone,
   });
-  const equipment = await createEquipment(t.app, vendor, { title: `Kayak ${tag}` });
+  const equipment = await createEquipment(t.app, vendor, {
+    title: `Kayak ${tag}`,
+    questions: [{ code: 'health', label: 'Health notes', kind: 'text' }],
+  });
   const adventure = await createAdventure(t.app, vendor, { title: `Cave tour ${tag}` });
   const tour = await createScheduledTour(t.app, vendor, tag);
 
@@ -181,18 +188,31 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   });
   expect(view.statusCode, view.body).toBe(200);
 
+  // the booking accepts a waiver, which the vendor then removes, so the other suites' requests need none
+  const waiver = (waiver_text: string) =>
+    api({
+      method: 'PATCH',
+      url: '/api/v1/accounts/vendor-profile/me/',
+      token: vendor.token,
+      payload: { waiver_text },
+    });
+  expect((await waiver(`Waiver of ${tag}`)).statusCode).toBe(200);
   const booking = await api({
     method: 'POST',
     url: '/api/v1/booking/bookings/request/',
     token: customer.token,
+    headers: { 'user-agent': markers.userAgent },
     payload: {
       equipment_item_id: equipment.id,
       ...freshWindow(t),
       customer_notes: markers.customerNotes,
       marketing_click_id: view.json().marketing_click_id,
+      answers: { health: markers.answer },
+      waiver_acceptance: { accepted: true, name: markers.waiverName },
     },
   });
   expect(booking.statusCode, booking.body).toBe(201);
+  expect((await waiver('')).statusCode).toBe(200);
 
   const paid = await api({
     method: 'POST',
@@ -223,13 +243,6 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
   const endpoint = await createEndpoint(t.app, vendor, { url: markers.webhookUrl });
   const delivery = await insertWebhookDelivery(t.db, endpoint.id, { createdAt: t.clock.now().getTime() });
   const member = await addTeamMember(t, vendor, 'staff');
-  const promo = await api({
-    method: 'POST',
-    url: '/api/v1/booking/vendor/promo-codes/',
-    token: vendor.token,
-    payload: { code: `PARTY${tag}`, percent_off: 10 },
-  });
-  expect(promo.statusCode, promo.body).toBe(201);
   const invitation = await inviteMember(
     t.app,
     vendor,
@@ -237,6 +250,14 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     'staff',
   );
   expect(invitation.statusCode, invitation.body).toBe(201);
+
+  const promo = await api({
+    method: 'POST',
+    url: '/api/v1/booking/vendor/promo-codes/',
+    token: vendor.token,
+    payload: { code: 'WELCOME10', percent_off: 10, max_redemptions: 100 },
+  });
+  expect(promo.statusCode, promo.body).toBe(201);
 
   return {
     vendor,
@@ -300,6 +321,9 @@ function markersFor(tag: string): Markers {
     referrer: `https://private-referrer-${n}.example/`,
     // a public address, so the endpoint is accepted without WEBHOOK_ALLOW_PRIVATE_URLS
     webhookUrl: `https://93.184.215.14/private-hook-${n}`,
+    answer: `private answer ${n}`,
+    waiverName: `Private Signer ${n}`,
+    userAgent: `PrivateAgent/${n}`,
   };
 }
 

@@ -43,6 +43,23 @@ export const STATUS_WORDS: Record<Schemas['Booking']['status'], string> = {
 
 export const statusWord = (status: Schemas['Booking']['status']) => STATUS_WORDS[status];
 
+/** A count with its noun: "1 seat", "3 seats". */
+export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A calendar date the API gives as `YYYY-MM-DD` (a departure's `local_date`, already in the vendor's zone)
+ * in words: "Sat, 5 Dec 2026". Read as that date at UTC midnight and shown in UTC, so no zone moves it.
+ */
+export function calendarDate(localDate: string): string {
+  return new Intl.DateTimeFormat(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${localDate}T00:00:00Z`));
+}
+
 /** The value of an <input type="datetime-local"> for a moment, in the browser's own time zone. */
 export function toLocalInput(ms: number): string {
   const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);

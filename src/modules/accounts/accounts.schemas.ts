@@ -66,6 +66,7 @@ const PROFILE_EXAMPLE = {
   request_ttl_minutes: 1440,
   payment_ttl_minutes: 1440,
   opening_hours: null,
+  waiver_text: '',
   created_at: '2026-05-01T09:00:00.000Z',
   updated_at: '2026-05-01T09:00:00.000Z',
 };
@@ -123,6 +124,10 @@ export const VendorProfileSchema = Named(
       }),
       opening_hours: Type.Union([Ref(OpeningHoursSchema), Type.Null()], {
         description: 'when equipment can be picked up and returned; null: always open',
+      }),
+      waiver_text: Type.String({
+        description:
+          "the liability waiver every booking request must accept (decisions §23); '' (default): none",
       }),
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
@@ -223,6 +228,15 @@ const profileFields = {
   state: OptionalText(120),
   postal_code: OptionalText(20),
   country: OptionalText(120),
+  waiver_text: Type.Optional(
+    Type.String({
+      maxLength: 20_000,
+      description:
+        "the liability waiver (at most 20,000 characters, trimmed; '' removes it). While it is not empty " +
+        'every booking request must carry waiver_acceptance; each booking keeps the SHA-256 of the text it ' +
+        'accepted.',
+    }),
+  ),
   currency: Type.Optional(CurrencyIn),
   time_zone: Type.Optional(TimeZoneIn),
   request_ttl_minutes: Type.Optional(RequestTtlIn),

@@ -65,6 +65,8 @@ export const PROFILE_FIELDS = [
   'state',
   'postal_code',
   'country',
+  // the liability waiver every booking request accepts while it is not empty (decisions §23)
+  'waiver_text',
 ] as const;
 
 type ProfileField = (typeof PROFILE_FIELDS)[number];
@@ -130,6 +132,7 @@ export function toVendorProfile(row: repo.VendorProfileRow) {
     request_ttl_minutes: row.request_ttl_minutes,
     payment_ttl_minutes: row.payment_ttl_minutes,
     opening_hours: parseOpeningHours(row.opening_hours),
+    waiver_text: row.waiver_text,
     created_at: formatDateTime(row.created_at),
     updated_at: formatDateTime(row.updated_at),
   };

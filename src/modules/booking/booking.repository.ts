@@ -7,6 +7,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type {
+  Attendance,
   BookingStatus,
   BookingStatusHistoryTable,
   BookingsTable,
@@ -30,12 +31,26 @@ export type BookingValues = Omit<
   | 'click_utm_campaign'
   | 'confirmed_at'
   | 'refunded_cents'
+  | TripColumn
+  | 'attendance'
+  | 'attendance_updated_at'
 > & {
   // set by every request (other inserts, such as test fixtures, may leave them out: Generated)
   promo_code_id: number | null;
   promo_code: string | null;
   price_lines: string | null;
-};
+} & { [C in TripColumn]: Selectable<BookingsTable>[C] };
+
+/** What a request stores of its answers and its waiver acceptance (decisions §23). */
+const TRIP_COLUMNS = [
+  'answers',
+  'waiver_name',
+  'waiver_accepted_at',
+  'waiver_text_sha256',
+  'waiver_client_ip',
+  'waiver_user_agent',
+] as const;
+type TripColumn = (typeof TRIP_COLUMNS)[number];
 
 const BOOKING_COLUMNS = [
   'listing_id',
@@ -56,6 +71,7 @@ const BOOKING_COLUMNS = [
   'promo_code_id',
   'promo_code',
   'price_lines',
+  ...TRIP_COLUMNS,
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof BookingValues)[];
@@ -260,6 +276,9 @@ const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) => {
     'bookings.promo_code_id',
     'bookings.promo_code',
     'bookings.price_lines',
+    ...TRIP_COLUMNS.map((c) => `bookings.${c}` as const),
+    'bookings.attendance',
+    'bookings.attendance_updated_at',
     'bookings.created_at',
     'bookings.updated_at',
     eb
@@ -489,4 +508,64 @@ export async function findPaymentFacts(db: Db, id: number) {
     .select(['id', 'customer_id', 'vendor_id', 'status', 'expires_at', 'total_price_cents', 'currency'])
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/**
+ * A vendor's bookings holding at `now` (requested, approved, confirmed) that start in [from, to), or end
+ * in it for equipment (returns): the manifest of a local day, ordered by starts_at, then listing title
+ * and id. Each half reads its own index (vendor and starts_at, vendor and ends_at).
+ */
+export async function manifestViews(
+  db: Db,
+  vendorId: number,
+  day: { from: number; to: number },
+  statuses: readonly BookingStatus[],
+  now: number,
+): Promise<BookingViewRow[]> {
+  const base = () =>
+    bookingsView(db)
+      .select(VIEW_COLUMNS)
+      .where('bookings.vendor_id', '=', vendorId)
+      .where('bookings.status', 'in', statuses)
+      .where(holdsAt(now));
+  const [starting, returning] = await Promise.all([
+    base().where('bookings.starts_at', '>=', day.from).where('bookings.starts_at', '<', day.to).execute(),
+    base()
+      .where('bookings.listing_kind', '=', 'equipment')
+      .where('bookings.ends_at', '>=', day.from)
+      .where('bookings.ends_at', '<', day.to)
+      .where('bookings.starts_at', '<', day.from)
+      .execute(),
+  ]);
+  return ([...starting, ...returning] as BookingViewRow[]).sort(
+    (a, b) => a.starts_at - b.starts_at || a.listing_title.localeCompare(b.listing_title) || a.id - b.id,
+  );
+}
+
+/** What the attendance rule reads of a booking, besides its parties (findBookingParties). */
+export async function findAttendanceFacts(db: Db, id: number) {
+  return db
+    .selectFrom('bookings')
+    .select(['listing_kind', 'attendance'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+/** Sets a booking's attendance (its caller holds the booking's lock and has checked the rule). */
+export async function updateAttendance(db: Db, id: number, attendance: Attendance, now: number) {
+  await db
+    .updateTable('bookings')
+    .set({ attendance, attendance_updated_at: now, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A vendor's time zone by profile id; undefined when there is no such profile. */
+export async function vendorTimeZone(db: Db, vendorId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('vendor_profiles')
+    .select('time_zone')
+    .where('id', '=', vendorId)
+    .executeTakeFirst();
+  return row?.time_zone;
 }

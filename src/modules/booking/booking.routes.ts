@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { callerOf } from '../../http/auth.ts';
+import { clientOf } from '../../http/client.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
 import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
@@ -162,7 +163,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await bookings.requestBooking(deps, callerOf(request), request.body)),
+      reply
+        .status(201)
+        .send(await bookings.requestBooking(deps, callerOf(request), request.body, clientOf(request))),
   );
 
   app.post(

@@ -14,6 +14,7 @@ import {
 import { MAX_ID } from '../../lib/limits.ts';
 import { CancellationPolicySchema } from '../catalog/index.ts';
 import { PRICE_CHOICE_FIELDS, PRICE_LINES } from './prices.schemas.ts';
+import { TRIP_BOOKING_EXAMPLE, TRIP_BOOKING_FIELDS, TRIP_REQUEST_FIELDS } from './trip.schemas.ts';
 
 const ListingId = Type.Integer({ minimum: 1, maximum: MAX_ID });
 // The states of BOOKING_STATUSES (booking.state-machine.ts; its test compares the two).
@@ -264,6 +265,7 @@ export const BookingSchema = Named(
       total_price: MoneyOut,
       price_lines: PRICE_LINES,
       promo_code: Nullable(Type.String({ description: 'the promo code it redeemed, as stored' })),
+      ...TRIP_BOOKING_FIELDS,
       listing_click: Nullable(Type.Integer()),
       customer_id: Type.Integer(),
       vendor_slug: Type.String(),
@@ -306,6 +308,7 @@ export const BookingSchema = Named(
             { kind: 'base', code: null, label: 'Rental', quantity: 2, unit_price: '90.00', amount: '180.00' },
           ],
           promo_code: null,
+          ...TRIP_BOOKING_EXAMPLE,
           listing_click: null,
           customer_id: 7,
           vendor_slug: 'blue-lagoon-watersports',
@@ -463,6 +466,7 @@ export const BookingRequestBody = Type.Object(
       Nullable(Type.Integer({ description: 'attributes the booking when valid; otherwise ignored' })),
     ),
     ...PRICE_CHOICE_FIELDS,
+    ...TRIP_REQUEST_FIELDS,
   },
   {
     description: `${LISTING_IDS_RULE} ${UNITS_RULE} A window without enough free is 409 booking_conflict, its detail saying what is short ("Only 2 of 5 units are free for that window.").`,

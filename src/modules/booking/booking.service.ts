@@ -76,6 +76,8 @@ import {
 } from './pricing.ts';
 import { type Redemption, redeemablePromo } from './promo-codes.service.ts';
 import { rentalWindowErrors } from './rental-window.ts';
+import { asSeenBy, checkTripTerms, type TripInput, type TripTerms, tripFieldsOut } from './trip-terms.ts';
+import { acceptedWaiver, type RequestClient } from './waiver.ts';
 
 /** A click as attribution needs it; the marketing module provides it (booking never imports marketing). */
 export interface ClickForBooking {
@@ -169,6 +171,7 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[], 
     total_price: formatMoney(row.total_price_cents),
     price_lines: priceLinesOut(linesOf(row)),
     promo_code: row.promo_code,
+    ...tripFieldsOut(row),
     listing_click: row.listing_click_id,
     customer_id: row.customer_id,
     vendor_slug: row.vendor_slug,
@@ -213,7 +216,7 @@ function linesOf(row: repo.BookingViewRow): PriceLine[] {
   });
 }
 
-async function withHistory(db: Db, rows: repo.BookingViewRow[], now: number): Promise<Booking[]> {
+export async function withHistory(db: Db, rows: repo.BookingViewRow[], now: number): Promise<Booking[]> {
   const history = await repo.historyOf(
     db,
     rows.map((r) => r.id),
@@ -382,7 +385,7 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
 
 // --- booking requests -------------------------------------------------------------------------------------------
 
-export interface BookingRequestInput extends ListingIdInput, ChoiceInput {
+export interface BookingRequestInput extends ListingIdInput, ChoiceInput, TripInput {
   starts_at: string;
   /** left out for an adventure: starts_at + its duration */
   ends_at?: string;
@@ -457,18 +460,23 @@ export async function judgeRequest(
   return { window, demand, remaining: verdict.remaining, refusal };
 }
 
-/** A request's (or a quote's) assessment: as judged, with its price and the promo code it redeems. */
+/**
+ * A request's (or a quote's) assessment: as judged, with its price, the promo code it redeems, and its
+ * answers and the waiver text it accepts (decisions §23).
+ */
 export interface RequestAssessment extends JudgedRequest {
   priced: PricedBooking;
   redemption: Redemption | null;
+  trip: TripTerms;
 }
 
 /**
  * Everything a request checks and prices, in `db` (the request's transaction after the listing's lock,
  * or the quote's reads): its price choices (400 naming the member), its window and demand (judgeRequest:
  * 400, or the 409 as `refusal`), its promo code (400 on promo_code; with `lock` the code's row is locked
- * and its redemptions counted under the lock), and its price lines and total (priceBooking, the one
- * engine; a total at or over the money limit is a 400).
+ * and its redemptions counted under the lock), its price lines and total (priceBooking, the one
+ * engine; a total at or over the money limit is a 400), and its answers and waiver acceptance
+ * (checkTripTerms: 400 on answers.<code> or waiver_acceptance; the waiver text read in `db`).
  */
 export async function assessRequest(
   db: Db,
@@ -496,7 +504,9 @@ export async function assessRequest(
   );
   if (priced.subtotalCents >= MAX_MONEY_CENTS)
     throw invalidFields({ [totalField(listing, priced)]: 'The total price would exceed 99999999.99.' });
-  return { ...judged, priced, redemption };
+  const count = demand.participants ?? demand.quantity ?? 1;
+  const trip = await checkTripTerms(db, listing, input, count);
+  return { ...judged, priced, redemption, trip };
 }
 
 /** The listing and window a request or quote names, and now; a start in the past is a 400. */
@@ -548,6 +558,7 @@ export async function requestBooking(
   deps: BookingDeps,
   caller: AuthUser,
   input: BookingRequestInput,
+  client: RequestClient,
 ): Promise<Booking> {
   const { target, asked, now } = askedOf(deps, input);
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
@@ -557,7 +568,7 @@ export async function requestBooking(
     async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
       if (!listing) throw listingNotFound(target);
-      const { window, demand, refusal, priced, redemption } = await assessRequest(
+      const { window, demand, refusal, priced, redemption, trip } = await assessRequest(
         trx,
         listing,
         asked,
@@ -566,6 +577,7 @@ export async function requestBooking(
         true,
       );
       if (refusal) throw refusal;
+      const waiver = acceptedWaiver(trip.waiverText, input.waiver_acceptance, client, now);
       const { view, history } = await repo.insertBookingWithHistory(
         trx,
         {
@@ -587,6 +599,12 @@ export async function requestBooking(
           promo_code_id: redemption?.id ?? null,
           promo_code: redemption?.code ?? null,
           price_lines: JSON.stringify(priced.lines),
+          answers: JSON.stringify(trip.answers),
+          waiver_name: waiver?.name ?? null,
+          waiver_accepted_at: waiver?.acceptedAt ?? null,
+          waiver_text_sha256: waiver?.textSha256 ?? null,
+          waiver_client_ip: waiver?.clientIp ?? null,
+          waiver_user_agent: waiver?.userAgent ?? null,
           created_at: now,
           updated_at: now,
         },
@@ -601,7 +619,7 @@ export async function requestBooking(
         data: { booking, payment: null, refund: null },
         now,
       });
-      return booking;
+      return asSeenBy(booking, 'customer');
     },
     { groupCommit: true },
   );
@@ -773,7 +791,7 @@ export async function cancelBooking(
     cancelInTransaction(deps, trx, caller, id, action, input, now),
   );
   const refund = refundId === undefined ? null : await deps.refunds.complete(refundId);
-  return { ...booking, refund };
+  return { ...asSeenBy(booking, action === 'cancel' ? 'customer' : 'vendor'), refund };
 }
 
 /**
@@ -914,8 +932,9 @@ function invalidState(status: BookingStatus, action: string): AppError {
 export async function getBooking(deps: BookingDeps, caller: AuthUser, id: number): Promise<Booking> {
   return inReadSnapshot(deps.db, async (db) => {
     const row = await repo.findBookingView(db, id);
-    if (!row || !partyToRow(row, caller)) throw bookingNotFound();
-    return (await withHistory(db, [row], deps.clock.now().getTime()))[0];
+    const party = row && partyToRow(row, caller);
+    if (!row || !party) throw bookingNotFound();
+    return asSeenBy((await withHistory(db, [row], deps.clock.now().getTime()))[0], party);
   });
 }
 
@@ -941,7 +960,8 @@ export async function listBookings(
   // the count, the page and its histories on one snapshot
   return inReadSnapshot(deps.db, async (db) => {
     const { rows, count } = await repo.listBookingViews(db, filter, page, query.ordering ?? '-created_at');
-    return { count, results: await withHistory(db, rows, now) };
+    const viewer = caller.isVendor ? 'vendor' : 'customer';
+    return { count, results: (await withHistory(db, rows, now)).map((b) => asSeenBy(b, viewer)) };
   });
 }
 

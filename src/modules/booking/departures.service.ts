@@ -12,6 +12,7 @@ import {
 } from '../../lib/schedule.ts';
 import { findListingById, type LimitEdit, type ListingLookups, type ListingRef } from '../catalog/index.ts';
 import {
+  type BookingFact,
   type DepartureTerms,
   type DepartureVerdict,
   evaluateDeparture,
@@ -63,7 +64,27 @@ export function verdictOf(
   units = 1,
 ): DepartureVerdict {
   const override = facts.overrides.get(departure.startsAt);
-  return evaluateDeparture(termsOf(listing, departure), { ...facts, override }, now, units);
+  // only the bookings starting at its instant can count (rule 5): each departure looks at its own
+  const bookings = bookingsByStart(facts).get(departure.startsAt) ?? [];
+  return evaluateDeparture(
+    termsOf(listing, departure),
+    { bookings, slots: facts.slots, override },
+    now,
+    units,
+  );
+}
+
+const grouped = new WeakMap<DepartureRangeFacts, Map<number, BookingFact[]>>();
+
+/** A range's bookings by their start, grouped once per range of facts. */
+function bookingsByStart(facts: DepartureRangeFacts): Map<number, BookingFact[]> {
+  let byStart = grouped.get(facts);
+  if (!byStart) {
+    byStart = new Map();
+    for (const b of facts.bookings) byStart.set(b.startsAt, [...(byStart.get(b.startsAt) ?? []), b]);
+    grouped.set(facts, byStart);
+  }
+  return byStart;
 }
 
 /** A departure as the public endpoint shows it. */
@@ -283,13 +304,8 @@ export async function checkDepartureLimits(
   for (const startsAt of starts) {
     const departure = departureAt(edited.schedule, edited.durationMinutes ?? 0, edited.timeZone, startsAt);
     if (!departure) continue;
-    // the cutoff does not matter here: what is held must fit, whether or not more can be requested
-    const verdict = verdictOf(
-      { ...edited, bookingCutoffMinutes: 0 },
-      departure,
-      facts,
-      Number.MIN_SAFE_INTEGER,
-    );
+    // what is held must fit, whether or not the departure is closed to more requests
+    const verdict = verdictOf(edited, departure, facts, now);
     const over =
       edited.bookingMode === 'shared' ? verdict.heldSeats > verdict.capacity : verdict.holdingBookings > 1;
     if (over)

@@ -149,7 +149,7 @@ export async function cancelDeparture(
     await upsertOverride(trx, listing.id, departure.startsAt, { is_closed: 1, cancelled_at: now, note }, now);
     const cancelled: { id: number; refundId: number | undefined }[] = [];
     for (const bookingId of await bookingsHoldingDeparture(trx, listing.id, departure.startsAt, now)) {
-      const { refundId } = await cancelInTransaction(
+      const moved = await cancelInTransaction(
         deps,
         trx,
         caller,
@@ -157,8 +157,15 @@ export async function cancelDeparture(
         'vendor_cancel',
         { note },
         now,
+      ).catch(
+        // cancelled or declined by its party between the read and the booking's lock: nothing left to do
+        // (refused before any write, so the transaction goes on)
+        (error: unknown) => {
+          if (error instanceof AppError && error.code === 'invalid_state') return undefined;
+          throw error;
+        },
       );
-      cancelled.push({ id: bookingId, refundId });
+      if (moved) cancelled.push({ id: bookingId, refundId: moved.refundId });
     }
     return { startsAt: departure.startsAt, cancelled };
   });

@@ -30,6 +30,8 @@ export {
   partyOf,
   TRANSITIONS,
 } from './booking.state-machine.ts';
+export { dayOfTripRoutes } from './day-of-trip.routes.ts';
+export type { PaymentStatuses } from './day-of-trip.service.ts';
 export { departureRoutes } from './departures.routes.ts';
 export { type ExpirySweeper, startExpirySweeper } from './expiry-sweeper.ts';
 export { listingAvailableFilter } from './list-filter.ts';

@@ -1,15 +1,36 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db, ListingKind } from '../../db/database.ts';
+import { parseOpeningHours, windowOutsideHours } from '../../lib/opening-hours.ts';
 import type { ListingsWhere } from '../catalog/index.ts';
 import { listingBookableIn } from './availability.repository.ts';
 import { offeringsWithOpenDeparture } from './departures.service.ts';
+
+/**
+ * The vendors whose opening hours refuse a pick-up at `from` or a return at `to` (decisions §20; the hours
+ * part of rentalWindowErrors, decided in JavaScript: local times come from time-zone rules SQL cannot
+ * apply). Vendors without hours are always open and are not read.
+ */
+async function vendorsClosedFor(db: Db, from: number, to: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('vendor_profiles')
+    .select(['id', 'time_zone', 'opening_hours'])
+    .where('opening_hours', 'is not', null)
+    .execute();
+  const window = { startsAt: from, endsAt: to };
+  return rows
+    .filter(
+      (r) => Object.keys(windowOutsideHours(parseOpeningHours(r.opening_hours), r.time_zone, window)).length,
+    )
+    .map((r) => r.id);
+}
 
 /**
  * The public lists' available_from/available_to condition (decisions §4, §10, §19): an unscheduled
  * listing bookable for the whole window (listingBookableIn, rules 1-4) whose booking cutoff has not passed
  * for its start; a scheduled offering with an open departure with a free seat starting in it (rule 5,
  * decided in JavaScript by offeringsWithOpenDeparture: departures come from time-zone rules SQL cannot
- * apply).
+ * apply). Equipment must also keep its item's duration limits (in SQL: the limits of durationProblem) and
+ * its vendor's opening hours (vendorsClosedFor).
  */
 export async function listingAvailableFilter(
   db: Db,
@@ -20,8 +41,24 @@ export async function listingAvailableFilter(
 ): Promise<ListingsWhere> {
   const bookable = listingBookableIn(from, to, now);
   // bookingClosed (availability.ts) over the listings row: open while the cutoff is before the start
-  const beforeCutoff = sql<SqlBool>`(listings.booking_cutoff_minutes = 0 or listings.booking_cutoff_minutes * 60000 < ${from - now})`;
-  if (kind === 'equipment') return (eb) => eb.and([bookable(eb), beforeCutoff]);
+  // (in bigint: the milliseconds to a start months ahead do not fit PostgreSQL's integer)
+  const beforeCutoff = sql<SqlBool>`(listings.booking_cutoff_minutes = 0
+    or cast(listings.booking_cutoff_minutes as bigint) * 60000 < cast(${from - now} as bigint))`;
+  if (kind === 'equipment') {
+    // durationProblem (rental-terms.ts) over the listings row, in milliseconds
+    const duration = sql`cast(${to - from} as bigint)`;
+    const withinLimits = sql<SqlBool>`(listings.min_duration_minutes is null
+      or cast(listings.min_duration_minutes as bigint) * 60000 <= ${duration})
+      and (listings.max_duration_minutes is null or cast(listings.max_duration_minutes as bigint) * 60000 >= ${duration})`;
+    const closed = await vendorsClosedFor(db, from, to);
+    return (eb) =>
+      eb.and([
+        bookable(eb),
+        beforeCutoff,
+        withinLimits,
+        closed.length ? eb('listings.vendor_id', 'not in', closed) : eb.lit(true),
+      ]);
+  }
   const scheduled = await offeringsWithOpenDeparture(db, from, to, now);
   return (eb) =>
     eb.or([

@@ -10,6 +10,7 @@ import {
   parseExtras,
   parsePriceCategories,
 } from '../../lib/price-settings.ts';
+import { parseQuestions, type Question } from '../../lib/questions.ts';
 import { parseRates, type Rate } from '../../lib/rental-terms.ts';
 import { parseSchedule, type ScheduleRule } from '../../lib/schedule.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
@@ -43,6 +44,8 @@ export interface ListingRef {
   /** adventures: priced by these categories when any (decisions §21) */
   priceCategories: PriceCategory[];
   extras: Extra[];
+  /** what a request answers (decisions §23) */
+  questions: Question[];
   /** equipment (decisions §20): rates shortest first, duration limits, turnaround; none for adventures */
   rates: Rate[];
   minDurationMinutes: number | null;
@@ -73,6 +76,7 @@ const COLUMNS = [
   'min_duration_minutes',
   'max_duration_minutes',
   'buffer_minutes',
+  'questions',
 ] as const;
 
 // The vendor's currency by primary key, in the listing's own statement (no second round trip).
@@ -121,6 +125,7 @@ type Row = {
   time_zone: string;
   price_categories: string;
   extras: string;
+  questions: string;
   rates: string;
   min_duration_minutes: number | null;
   max_duration_minutes: number | null;
@@ -148,6 +153,7 @@ const toRef = (row: Row): ListingRef => ({
   timeZone: row.time_zone,
   priceCategories: parsePriceCategories(row.price_categories),
   extras: parseExtras(row.extras),
+  questions: parseQuestions(row.questions),
   rates: parseRates(row.rates),
   minDurationMinutes: row.min_duration_minutes,
   maxDurationMinutes: row.max_duration_minutes,

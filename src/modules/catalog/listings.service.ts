@@ -25,6 +25,7 @@ import {
   priceCategoriesErrors,
   priceCategoriesOut,
 } from '../../lib/price-settings.ts';
+import { normalizeQuestions, parseQuestions, questionsErrors, questionsOut } from '../../lib/questions.ts';
 import { durationLimitErrors, normalizeRates, parseRates, ratesErrors } from '../../lib/rental-terms.ts';
 import { normalizeSchedule, parseSchedule, type ScheduleRule, scheduleErrors } from '../../lib/schedule.ts';
 import type { MediaStorage } from '../../media/storage.ts';
@@ -181,6 +182,7 @@ export interface Listing {
   cancellation_policy: { free_cancellation_hours: number; late_refund_percent: number };
   booking_cutoff_minutes: number;
   extras: ReturnType<typeof extrasOut>;
+  questions: ReturnType<typeof questionsOut>;
   created_at: string;
   updated_at: string;
   /** in position order */
@@ -212,6 +214,7 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow, photos: Ph
     },
     booking_cutoff_minutes: row.booking_cutoff_minutes,
     extras: extrasOut(parseExtras(row.extras)),
+    questions: questionsOut(parseQuestions(row.questions)),
     is_active: row.is_active === 1,
     category_id: row.category_id,
     category: { id: row.category_id, name: row.category_name, slug: row.category_slug },
@@ -526,6 +529,10 @@ async function columnsOf(
   values.booking_cutoff_minutes = body.booking_cutoff_minutes as number | undefined;
   if (body.extras !== undefined)
     values.extras = jsonList(extrasErrors, normalizeExtras)(body.extras, errors) as string | undefined;
+  if (body.questions !== undefined)
+    values.questions = jsonList(questionsErrors, normalizeQuestions)(body.questions, errors) as
+      | string
+      | undefined;
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);

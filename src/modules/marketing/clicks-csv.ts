@@ -1,5 +1,5 @@
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import type { Readable } from 'node:stream';
+import { csvStream } from '../../lib/csv.ts';
 import type { Click } from './analytics.service.ts';
 import { TRACKING_PARAMS } from './traffic.ts';
 
@@ -20,31 +20,7 @@ const COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof Click)[];
 
-/**
- * A cell a spreadsheet would run as a formula (=, +, -, @, and the tab and carriage return that some
- * read as one) is prefixed with an apostrophe, which spreadsheets show as text. Every text cell here can
- * come from a visitor (tracking parameters, referrers, titles), so the guard applies to all of them.
- */
-export function guardFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/**
- * Click objects, arriving in chunks, as a CSV stream: a header row, then one row per click, quoted by
- * csv-stringify where a value needs it. Back-pressure flows through: the next chunk is read only when the
- * client has taken the last one.
- */
+/** Click objects, arriving in chunks, as a CSV stream (csvStream: a header row, formulas guarded). */
 export function clicksAsCsv(chunks: AsyncIterable<Click[]>): Readable {
-  const rows = Readable.from(
-    (async function* () {
-      for await (const chunk of chunks) yield* chunk;
-    })(),
-  );
-  const csv = stringify({
-    header: true,
-    columns: [...COLUMNS],
-    cast: { string: guardFormula, boolean: (value) => String(value) },
-  });
-  rows.on('error', (error) => csv.destroy(error));
-  return rows.pipe(csv);
+  return csvStream(chunks, COLUMNS);
 }

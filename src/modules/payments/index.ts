@@ -7,5 +7,6 @@ export {
   OUTCOME_EVENTS,
 } from './payment-status.ts';
 export type { PaymentsDeps } from './payments.deps.ts';
+export { latestPaymentStatuses } from './payments.repository.ts';
 export { paymentsRoutes } from './payments.routes.ts';
 export { cancellationRefunds, reconcilePendingRefunds } from './refunds.service.ts';

@@ -76,3 +76,21 @@ export async function findWebhookEvent(db: Db, gatewayEventId: string) {
     .where('gateway_event_id', '=', gatewayEventId)
     .executeTakeFirst();
 }
+
+/**
+ * The status of each booking's latest payment (its highest id: a failed attempt followed by a new one
+ * shows the new one), for the bookings given that have any; the day's manifest shows it per booking.
+ */
+export async function latestPaymentStatuses(
+  db: Db,
+  bookingIds: readonly number[],
+): Promise<Map<number, PaymentStatus>> {
+  if (bookingIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('payments')
+    .select(['booking_id', 'status'])
+    .where('booking_id', 'in', bookingIds)
+    .orderBy('id')
+    .execute();
+  return new Map(rows.map((r) => [r.booking_id, r.status]));
+}

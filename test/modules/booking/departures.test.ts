@@ -363,6 +363,24 @@ describe('booking requests on a scheduled offering', () => {
 });
 
 describe('available_from / available_to on scheduled offerings', () => {
+  it('leave out an unscheduled listing whose cutoff has passed for the window, months ahead too', async () => {
+    const vendor = await registerVendor(t.app);
+    const item = await createEquipment(t.app, vendor, { booking_cutoff_minutes: 1440 });
+    const found = async (from: string, to: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/v1/equipment/items/',
+          query: { available_from: from, available_to: to, vendor_slug: vendor.vendorSlug ?? '' },
+        })
+      )
+        .json()
+        .results.map((l: { id: number }) => l.id);
+    expect(await found('2026-06-02T11:00:00Z', '2026-06-02T13:00:00Z')).toEqual([]);
+    expect(await found('2026-06-02T12:00:01Z', '2026-06-02T13:00:00Z')).toEqual([item.id]);
+    expect(await found('2026-09-02T12:00:00Z', '2026-09-03T13:00:00Z')).toEqual([item.id]);
+  });
+
   it('keeps an offering with an open departure with a free seat starting in the range', async () => {
     const w = await tourWorld(t, { title: `Filter tour ${Date.now()}` });
     const found = async (from: string, to: string) => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDownThrough, migrateToLatest } from '../../../src/db/migrate.ts';
 import { vendorProfileId } from '../../helpers/booking-factories.ts';
-import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
+import { buildTestApp, migrationSchema, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
 
 // Migration 2026112502 on a database that already holds listings and bookings: the new columns arrive
@@ -14,8 +14,7 @@ let schema: string | undefined;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  if (usingPostgres)
-    schema = (await sql<{ s: string }>`select current_schema() as s`.execute(t.db)).rows[0].s;
+  schema = await migrationSchema(t);
 });
 afterAll(() => t.close());
 

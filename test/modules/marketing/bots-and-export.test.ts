@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardFormula } from '../../../src/modules/marketing/clicks-csv.ts';
+import { guardFormula } from '../../../src/lib/csv.ts';
 import { isBotAgent } from '../../../src/modules/marketing/traffic.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
 import { type Account, freshToken, registerCustomer, registerVendor } from '../../helpers/factories.ts';

@@ -1,8 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
-import { dateTime, fromLocalInput, money, toLocalInput } from '../format.ts';
+import { dateTime, fromLocalInput, toLocalInput } from '../format.ts';
 import { ErrorMessage, Field, fieldErrors, Select } from '../ui.tsx';
-import { estimateTotal, isEquipment, type Listing, moneyOfCents, unitPrice } from './listing.ts';
+import { type Departure, isEquipment, type Listing } from './listing.ts';
+import { applyOnEnter, PriceChoices, useChoices } from './price-choices.tsx';
+import { PriceLines } from './price-lines.tsx';
+import { type RequestBody, useQuote } from './quote.ts';
 
 type Slot = Schemas['Slot'];
 export type Booking = Schemas['Booking'];
@@ -16,43 +19,60 @@ function tomorrowMorning(): number {
   return d.getTime();
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /**
- * The booking request of one listing, with the total it will cost as the customer types (the API's own
- * rule, estimateTotal); the booking carries the page's marketing click (decisions §18).
+ * The booking request of one listing, with its price lines and total from POST quote as the customer
+ * changes it (decisions §21: no price is computed in the browser); the booking carries the page's
+ * marketing click (decisions §18). A scheduled offering's request is for the `departure` chosen beside the
+ * form: it has no start field of its own.
  */
 export function BookingForm({
   listing,
   slots,
+  departure,
   clickId,
   onBooked,
 }: {
   listing: Listing;
   slots: Slot[];
+  departure?: Departure;
   clickId: number | null;
   onBooked: (booking: Booking) => void;
 }) {
   const equipment = isEquipment(listing);
-  const departures = equipment
+  // an unscheduled adventure with openings is booked from one of them
+  const openings = equipment
     ? []
     : slots.filter((s) => s.is_available && Date.parse(s.starts_at) > Date.now());
   const start = tomorrowMorning();
   const [startsAt, setStartsAt] = useState(toLocalInput(start));
   const [endsAt, setEndsAt] = useState(toLocalInput(start + DAY_MS));
-  const [departure, setDeparture] = useState(departures[0]?.starts_at ?? '');
+  const [opening, setOpening] = useState(openings[0]?.starts_at ?? '');
   const [count, setCount] = useState('1');
   const [notes, setNotes] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const choices = useChoices(listing);
 
-  const startIso = () => (departures.length > 0 ? departure : fromLocalInput(startsAt));
+  const startIso = () =>
+    departure ? departure.starts_at : openings.length > 0 ? opening : fromLocalInput(startsAt);
   const units = Math.max(1, Math.floor(Number(count)) || 1);
   const window = { startsAt: Date.parse(startIso()), endsAt: Date.parse(fromLocalInput(endsAt)) };
   const valid = Number.isFinite(window.startsAt) && (!equipment || window.endsAt > window.startsAt);
-  const estimate = valid ? estimateTotal(listing, window, units) : null;
-  const errors = fieldErrors(error);
-  const limit = isEquipment(listing) ? listing.quantity : listing.capacity;
+  const limit = isEquipment(listing) ? listing.quantity : (departure?.remaining ?? listing.capacity);
+
+  /** The request as the form stands: what is quoted, and what is sent. */
+  const body = (): RequestBody => ({
+    ...(isEquipment(listing)
+      ? { equipment_item_id: listing.id, ends_at: fromLocalInput(endsAt), quantity: units }
+      : {
+          adventure_offering_id: listing.id,
+          ...(choices.byCategory ? {} : { participants_count: units }),
+        }),
+    starts_at: startIso(),
+    ...choices.body,
+  });
+  const { quote, error: quoteError } = useQuote(valid ? body() : null);
+  const errors = { ...fieldErrors(quoteError), ...fieldErrors(error) };
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -61,14 +81,7 @@ export function BookingForm({
     try {
       const booking = await call(() =>
         api.POST('/api/v1/booking/bookings/request/', {
-          body: {
-            ...(isEquipment(listing)
-              ? { equipment_item_id: listing.id, ends_at: fromLocalInput(endsAt), quantity: units }
-              : { adventure_offering_id: listing.id, participants_count: units }),
-            starts_at: startIso(),
-            customer_notes: notes,
-            marketing_click_id: clickId,
-          },
+          body: { ...body(), customer_notes: notes, marketing_click_id: clickId },
         }),
       );
       onBooked(booking);
@@ -80,14 +93,16 @@ export function BookingForm({
   };
 
   return (
-    <form class="stack narrow" onSubmit={submit} aria-label="Book">
+    <form class="stack narrow" onSubmit={submit} onKeyDown={applyOnEnter(choices)} aria-label="Book">
       <ErrorMessage error={error} />
-      {departures.length > 0 ? (
+      {departure ? (
+        errors.starts_at && <p class="field-error">{errors.starts_at.join(' ')}</p>
+      ) : openings.length > 0 ? (
         <Select
           label="Departure"
-          value={departure}
-          onValue={setDeparture}
-          options={departures.map((s) => [s.starts_at, dateTime(s.starts_at)] as const)}
+          value={opening}
+          onValue={setOpening}
+          options={openings.map((s) => [s.starts_at, dateTime(s.starts_at)] as const)}
           error={errors.starts_at}
         />
       ) : (
@@ -110,16 +125,19 @@ export function BookingForm({
           error={errors.ends_at}
         />
       )}
-      <Field
-        label={equipment ? 'Units' : 'Participants'}
-        type="number"
-        min={1}
-        max={limit}
-        required
-        value={count}
-        onValue={setCount}
-        error={equipment ? errors.quantity : errors.participants_count}
-      />
+      {!choices.byCategory && (
+        <Field
+          label={equipment ? 'Units' : 'Participants'}
+          type="number"
+          min={1}
+          max={limit}
+          required
+          value={count}
+          onValue={setCount}
+          error={equipment ? errors.quantity : errors.participants_count}
+        />
+      )}
+      <PriceChoices listing={listing} choices={choices} errors={errors} />
       <Field
         label="Notes for the vendor"
         value={notes}
@@ -127,22 +145,19 @@ export function BookingForm({
         maxLength={5000}
         error={errors.customer_notes}
       />
-      <p class="total" aria-live="polite">
-        {estimate ? (
-          <>
-            Total: <strong data-total>{moneyOfCents(estimate.totalCents, listing.currency)}</strong>{' '}
-            <span class="muted">
-              (
-              {equipment
-                ? `${plural(estimate.days, 'day', 'days')} × ${plural(units, 'unit', 'units')} × ${money(unitPrice(listing), listing.currency)}`
-                : `${plural(units, 'person', 'people')} × ${money(unitPrice(listing), listing.currency)}`}
-              )
-            </span>
-          </>
+      <div aria-live="polite">
+        {quote ? (
+          <PriceLines lines={quote.price_lines} total={quote.total_price} currency={quote.currency} />
         ) : (
-          'Choose when to see the total.'
+          <p class="total">
+            {!valid
+              ? 'Choose when to see the total.'
+              : quoteError
+                ? 'No total yet: see the message above.'
+                : 'Pricing…'}
+          </p>
         )}
-      </p>
+      </div>
       <button type="submit" class="button primary" disabled={busy}>
         Request booking
       </button>

@@ -25,6 +25,10 @@ export const photosOf = (listing: Listing): Photo[] =>
   [...((listing as { photos?: Photo[] }).photos ?? [])].sort((a, b) => a.position - b.position);
 
 export const isEquipment = (listing: Listing): listing is Equipment => 'price_per_day' in listing;
+
+/** An adventure on a schedule (decisions §19): it is booked by departure, never by a free start time. */
+export const isScheduled = (listing: Listing): listing is Adventure =>
+  !isEquipment(listing) && listing.schedule.length > 0;
 export const kindOf = (listing: Listing): ListingKind => (isEquipment(listing) ? 'equipment' : 'adventure');
 
 /** The path segment of a kind's pages: /equipment/{id}, /adventures/{id}. */
@@ -114,6 +118,20 @@ export function fetchListing(kind: ListingKind, publicId: string, tracking: Reco
     : call(() => api.GET('/api/v1/adventrues/offerings/{public_id}/', { params: { path, query: tracking } }));
 }
 
+/**
+ * A scheduled offering's departures starting in [from, to) (the API's default: the coming 14 days), each
+ * with its local date and time in the vendor's zone, seats left and status, as the API computes them.
+ */
+export function fetchDepartures(publicId: string, range: { from?: string; to?: string } = {}) {
+  return call(() =>
+    api.GET('/api/v1/adventrues/offerings/{public_id}/departures/', {
+      params: { path: { public_id: publicId }, query: range },
+    }),
+  );
+}
+export type DepartureList = Awaited<ReturnType<typeof fetchDepartures>>;
+export type Departure = DepartureList['departures'][number];
+
 /** The list query of both kinds (listings.schemas.ts listQuery). */
 export interface ListingSearch {
   search?: string;
@@ -141,24 +159,3 @@ export function fetchStorefront(kind: ListingKind, slug: string, page_size = 100
     ? call(() => api.GET('/api/v1/equipment/storefront/{slug}/', { params }))
     : call(() => api.GET('/api/v1/adventrues/storefront/{slug}/', { params }));
 }
-
-const DAY_MS = 86_400_000;
-const cents = (amount: string) => Math.round(Number(amount) * 100);
-
-/**
- * The price the API will charge (src/modules/booking/pricing.ts): equipment is rental days (24-hour days,
- * rounded up, at least 1) × price per day × units; an adventure participants × price per person.
- */
-export function estimateTotal(
-  listing: Listing,
-  window: { startsAt: number; endsAt: number },
-  count: number,
-): { totalCents: number; days: number } {
-  if (isEquipment(listing)) {
-    const days = Math.max(1, Math.ceil((window.endsAt - window.startsAt) / DAY_MS));
-    return { totalCents: days * cents(listing.price_per_day) * count, days };
-  }
-  return { totalCents: count * cents(listing.price_per_person), days: 0 };
-}
-
-export const moneyOfCents = (totalCents: number, currency: string) => money(totalCents / 100, currency);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { PriceLines } from '../components/price-lines.tsx';
 import { dateTime, money, statusWord } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Loading, Notice, Page } from '../ui.tsx';
@@ -103,7 +104,14 @@ function BookingCard({ booking, onChanged }: { booking: Booking; onChanged: (mes
           </>
         )}
         <dt>Price</dt>
-        <dd>{money(booking.total_price, booking.currency)}</dd>
+        <dd>
+          <PriceLines
+            lines={booking.price_lines}
+            total={booking.total_price}
+            currency={booking.currency}
+            label={`Price of booking #${booking.id}`}
+          />
+        </dd>
       </dl>
       {due && <p class="deadline">{due}</p>}
       {booking.vendor_notes && <p>Vendor’s note: {booking.vendor_notes}</p>}

@@ -4,8 +4,15 @@ import type { Schemas } from '../api.ts';
 import { AvailabilityView, useSlots } from '../components/availability.tsx';
 import { type Booking, BookingForm } from '../components/booking-form.tsx';
 import {
+  DepartureTable,
+  ScheduledBooking,
+  type Upcoming,
+  useUpcomingDepartures,
+} from '../components/departures.tsx';
+import {
   fetchListing,
   isEquipment,
+  isScheduled,
   KIND_SEGMENT,
   type Listing,
   type ListingKind,
@@ -38,7 +45,10 @@ export function ListingPage({ base = '' }: { base?: string }) {
   const [clickId, setClickId] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const tracking = trackingOf(query);
-  const slots = useSlots(listing);
+  // a scheduled offering runs at its departures, not in slots (decisions §19)
+  const scheduled = listing && isScheduled(listing) ? listing : undefined;
+  const slots = useSlots(scheduled ? undefined : listing);
+  const upcoming = useUpcomingDepartures(scheduled);
 
   useEffect(() => {
     setListing(undefined);
@@ -78,6 +88,7 @@ export function ListingPage({ base = '' }: { base?: string }) {
           <BookingPanel
             listing={listing}
             slots={slots.slots}
+            upcoming={upcoming}
             clickId={clickId}
             sitePath={sitePath}
             inFrame={base !== ''}
@@ -85,7 +96,11 @@ export function ListingPage({ base = '' }: { base?: string }) {
         </section>
         <section class="listing-availability" aria-labelledby="availability-title">
           <h2 id="availability-title">Availability</h2>
-          <ListingAvailability listing={listing} slots={slots} />
+          {scheduled ? (
+            <ListingDepartures upcoming={upcoming} />
+          ) : (
+            <ListingAvailability listing={listing} slots={slots} />
+          )}
         </section>
       </div>
     </Page>
@@ -138,15 +153,23 @@ function ListingAvailability({
   return <AvailabilityView listing={listing} slots={slots} />;
 }
 
+function ListingDepartures({ upcoming: { list, next, error } }: { upcoming: Upcoming }) {
+  if (error) return <ErrorMessage error={error} />;
+  if (!list || next === undefined) return <Loading what="Finding departures" />;
+  return <DepartureTable list={list} next={next} />;
+}
+
 function BookingPanel({
   listing,
   slots,
+  upcoming,
   clickId,
   sitePath,
   inFrame,
 }: {
   listing: Listing;
   slots: Slot[] | undefined;
+  upcoming: Upcoming;
   clickId: number | null;
   sitePath: string;
   inFrame: boolean;
@@ -160,7 +183,9 @@ function BookingPanel({
     return (
       <div class="stack">
         <Notice>
-          Booking requested: <strong>{statusWord(booked.status)}</strong>, total{' '}
+          Booking requested for{' '}
+          <strong data-booked-start>{dateTime(booked.starts_at, booked.vendor.time_zone)}</strong>:{' '}
+          <strong>{statusWord(booked.status)}</strong>, total{' '}
           <strong data-booked-total>{money(booked.total_price, booked.currency)}</strong>.
           {booked.expires_at &&
             ` The vendor answers by ${dateTime(booked.expires_at, booked.vendor.time_zone)}.`}
@@ -181,6 +206,18 @@ function BookingPanel({
       </p>
     );
   if (!user.is_customer) return <p>Vendor accounts cannot book: log in with a customer account to book.</p>;
+  if (isScheduled(listing))
+    return upcoming.list && upcoming.next !== undefined ? (
+      <ScheduledBooking
+        listing={listing}
+        list={upcoming.list}
+        next={upcoming.next}
+        clickId={clickId}
+        onBooked={setBooked}
+      />
+    ) : upcoming.error ? null /* the availability section says what went wrong */ : (
+      <Loading />
+    );
   if (!slots) return <Loading />;
   return <BookingForm listing={listing} slots={slots} clickId={clickId} onBooked={setBooked} />;
 }

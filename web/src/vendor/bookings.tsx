@@ -3,7 +3,8 @@
 import { useId, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, call, type Schemas } from '../api.ts';
-import { dateTime, money, STATUS_WORDS, statusWord } from '../format.ts';
+import { PriceLines } from '../components/price-lines.tsx';
+import { dateTime, STATUS_WORDS, statusWord } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Loading, Notice, Page, Select, TextArea } from '../ui.tsx';
 import { useLoad } from './data.ts';
@@ -173,7 +174,15 @@ function BookingCard({
         <dt>Booked</dt>
         <dd>{amountBooked(booking)}</dd>
         <dt>Price</dt>
-        <dd>{money(booking.total_price, booking.currency)}</dd>
+        <dd>
+          <PriceLines
+            lines={booking.price_lines}
+            total={booking.total_price}
+            currency={booking.currency}
+            label={`Price of booking #${booking.id}`}
+          />
+          {booking.promo_code && <span class="muted">Promo code {booking.promo_code}</span>}
+        </dd>
         <dt>Customer</dt>
         <dd>
           {name}

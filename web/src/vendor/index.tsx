@@ -8,6 +8,7 @@ import { Loading, Notice, Page } from '../ui.tsx';
 import { BookingsPage } from './bookings.tsx';
 import { ListingEditPage, ListingsPage, NewListingPage } from './listings.tsx';
 import { OverviewPage } from './overview.tsx';
+import { PromoCodesPage } from './promo-codes.tsx';
 import { SettingsPage } from './settings.tsx';
 
 // the chart library comes with the analytics page only
@@ -17,6 +18,7 @@ const SECTIONS = [
   ['/vendor/', 'Overview'],
   ['/vendor/bookings', 'Bookings'],
   ['/vendor/listings', 'Listings'],
+  ['/vendor/promo-codes', 'Promo codes'],
   ['/vendor/analytics', 'Analytics'],
   ['/vendor/settings', 'Settings'],
 ] as const;
@@ -115,6 +117,7 @@ export function VendorApp() {
         <Route path="/listings" component={ListingsPage} />
         <Route path="/listings/new/:kind" component={NewListingPage} />
         <Route path="/listings/:kind/:id" component={ListingEditPage} />
+        <Route path="/promo-codes" component={PromoCodesPage} />
         <Route path="/analytics" component={AnalyticsPage} />
         <Route path="/settings" component={SettingsPage} />
         <Route default component={NotFound} />

@@ -1,26 +1,13 @@
-// The vendor's listings of both kinds: a list with archive, and one form for create and edit that writes
-// every writable field (decisions §4, §10, §12), then the listing's photos and availability slots.
+// The vendor's listings of both kinds: a list with archive, the create and edit pages with the listing
+// form, then an edited listing's photos, its availability slots and, for an adventure, its schedule and
+// departures (decisions §19).
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { api, call } from '../api.ts';
 import { money } from '../format.ts';
-import {
-  Checkbox,
-  ErrorMessage,
-  Field,
-  fieldErrors,
-  Loading,
-  Notice,
-  Page,
-  Select,
-  TableScroll,
-  TextArea,
-} from '../ui.tsx';
+import { ErrorMessage, Loading, Notice, Page, TableScroll } from '../ui.tsx';
 import {
   type Adventure,
-  categories,
   type Equipment,
-  integer,
   isKind,
   KIND_NAMES,
   type Kind,
@@ -29,7 +16,11 @@ import {
   publicPath,
   useLoad,
 } from './data.ts';
+import { DepartureList } from './departures.tsx';
+import { ListingForm } from './listing-form.tsx';
 import { Photos } from './photos.tsx';
+import { PriceSettingsEditor } from './price-settings.tsx';
+import { ScheduleEditor } from './schedule.tsx';
 import { SlotCalendar } from './slots.tsx';
 
 interface Row {
@@ -147,269 +138,6 @@ export function ListingsPage() {
   );
 }
 
-/** The form's fields, as the inputs hold them (text). */
-interface Draft {
-  public_id: string;
-  title: string;
-  description: string;
-  category_id: string;
-  place: string;
-  price: string;
-  quantity: string;
-  capacity: string;
-  duration_minutes: string;
-  booking_mode: 'private' | 'shared';
-  free_cancellation_hours: string;
-  late_refund_percent: string;
-  is_active: boolean;
-}
-
-function draftOf(kind: Kind, listing?: Listing): Draft {
-  const equipment = kind === 'equipment' ? (listing as Equipment | undefined) : undefined;
-  const adventure = kind === 'adventure' ? (listing as Adventure | undefined) : undefined;
-  return {
-    public_id: listing?.public_id ?? '',
-    title: listing?.title ?? '',
-    description: listing?.description ?? '',
-    category_id: listing ? String(listing.category_id) : '',
-    place: equipment?.location ?? adventure?.meeting_point ?? '',
-    price: equipment?.price_per_day ?? adventure?.price_per_person ?? '',
-    quantity: String(equipment?.quantity ?? 1),
-    capacity: String(adventure?.capacity ?? 1),
-    duration_minutes: String(adventure?.duration_minutes ?? 60),
-    booking_mode: adventure?.booking_mode ?? 'private',
-    free_cancellation_hours: String(listing?.cancellation_policy.free_cancellation_hours ?? 24),
-    late_refund_percent: String(listing?.cancellation_policy.late_refund_percent ?? 0),
-    is_active: listing?.is_active ?? true,
-  };
-}
-
-function save(kind: Kind, draft: Draft, id?: number): Promise<Listing> {
-  const common = {
-    public_id: draft.public_id.trim(),
-    title: draft.title,
-    description: draft.description,
-    category_id: integer(draft.category_id),
-    cancellation_policy: {
-      free_cancellation_hours: integer(draft.free_cancellation_hours),
-      late_refund_percent: integer(draft.late_refund_percent),
-    },
-    is_active: draft.is_active,
-  };
-  if (kind === 'equipment') {
-    const body = {
-      ...common,
-      location: draft.place,
-      price_per_day: draft.price,
-      quantity: integer(draft.quantity),
-    };
-    return id === undefined
-      ? call(() => api.POST('/api/v1/equipment/vendor/items/', { body }))
-      : call(() => api.PATCH('/api/v1/equipment/vendor/items/{id}/', { params: { path: { id } }, body }));
-  }
-  const body = {
-    ...common,
-    meeting_point: draft.place,
-    price_per_person: draft.price,
-    capacity: integer(draft.capacity),
-    duration_minutes: integer(draft.duration_minutes),
-    booking_mode: draft.booking_mode,
-  };
-  return id === undefined
-    ? call(() => api.POST('/api/v1/adventrues/vendor/offerings/', { body }))
-    : call(() => api.PATCH('/api/v1/adventrues/vendor/offerings/{id}/', { params: { path: { id } }, body }));
-}
-
-function ListingForm({
-  kind,
-  listing,
-  onSaved,
-}: {
-  kind: Kind;
-  listing?: Listing;
-  onSaved: (saved: Listing) => void;
-}) {
-  const [draft, setDraft] = useState(() => draftOf(kind, listing));
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const categoryList = useLoad(categories, []);
-  const set =
-    <K extends keyof Draft>(key: K) =>
-    (value: Draft[K]) => {
-      setSaved(false);
-      setDraft((d) => ({ ...d, [key]: value }));
-    };
-  const errors = fieldErrors(error);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await save(kind, draft, listing?.id);
-      setSaved(true);
-      onSaved(result);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const categoryOptions = [
-    ['', 'Choose a category'] as const,
-    ...(categoryList.data ?? []).map((c) => [String(c.id), c.name] as const),
-  ];
-  return (
-    <form class="stack listing-form" onSubmit={submit} noValidate>
-      <ErrorMessage error={error} />
-      {saved && <Notice>Saved.</Notice>}
-      <Field
-        label="Title"
-        required
-        value={draft.title}
-        onValue={set('title')}
-        error={errors.title}
-        maxLength={200}
-      />
-      <Field
-        label="Public ID"
-        required
-        value={draft.public_id}
-        onValue={set('public_id')}
-        error={errors.public_id}
-        hint="Letters, digits, - and _: the end of the listing's web address."
-      />
-      <TextArea
-        label="Description"
-        value={draft.description}
-        onValue={set('description')}
-        error={errors.description}
-      />
-      <Select
-        label="Category"
-        required
-        value={draft.category_id}
-        onValue={set('category_id')}
-        options={categoryOptions}
-        error={errors.category_id}
-      />
-      {kind === 'equipment' ? (
-        <>
-          <Field label="Location" value={draft.place} onValue={set('place')} error={errors.location} />
-          <Field
-            label="Price per day"
-            type="number"
-            min={0}
-            step="0.01"
-            required
-            value={draft.price}
-            onValue={set('price')}
-            error={errors.price_per_day}
-          />
-          <Field
-            label="Units"
-            type="number"
-            min={1}
-            step={1}
-            required
-            value={draft.quantity}
-            onValue={set('quantity')}
-            error={errors.quantity}
-            hint="Identical units customers can book at the same time."
-          />
-        </>
-      ) : (
-        <>
-          <Field
-            label="Meeting point"
-            value={draft.place}
-            onValue={set('place')}
-            error={errors.meeting_point}
-          />
-          <Field
-            label="Price per person"
-            type="number"
-            min={0}
-            step="0.01"
-            required
-            value={draft.price}
-            onValue={set('price')}
-            error={errors.price_per_person}
-          />
-          <Field
-            label="Duration (minutes)"
-            type="number"
-            min={1}
-            step={1}
-            required
-            value={draft.duration_minutes}
-            onValue={set('duration_minutes')}
-            error={errors.duration_minutes}
-          />
-          <Field
-            label="Capacity (people)"
-            type="number"
-            min={1}
-            step={1}
-            required
-            value={draft.capacity}
-            onValue={set('capacity')}
-            error={errors.capacity}
-          />
-          <Select
-            label="Booking mode"
-            value={draft.booking_mode}
-            onValue={(v) => set('booking_mode')(v as Draft['booking_mode'])}
-            options={[
-              ['private', 'Private: one group at a time'],
-              ['shared', 'Shared: seats sold up to the capacity'],
-            ]}
-            error={errors.booking_mode}
-          />
-        </>
-      )}
-      <fieldset class="stack">
-        <legend>Cancellation policy</legend>
-        <Field
-          label="Free cancellation up to (hours before the start)"
-          type="number"
-          min={0}
-          step={1}
-          value={draft.free_cancellation_hours}
-          onValue={set('free_cancellation_hours')}
-          error={errors['cancellation_policy.free_cancellation_hours']}
-        />
-        <Field
-          label="Refund for a later cancellation (percent)"
-          type="number"
-          min={0}
-          max={100}
-          step={1}
-          value={draft.late_refund_percent}
-          onValue={set('late_refund_percent')}
-          error={errors['cancellation_policy.late_refund_percent']}
-        />
-      </fieldset>
-      <Checkbox
-        label="Shown to customers"
-        checked={draft.is_active}
-        onChecked={set('is_active')}
-        error={errors.is_active}
-      />
-      <div class="row">
-        <button type="submit" class="button primary" disabled={busy}>
-          {listing ? 'Save changes' : `Create ${KIND_NAMES[kind].toLowerCase()}`}
-        </button>
-        <a class="button" href="/vendor/listings">
-          Back to listings
-        </a>
-      </div>
-    </form>
-  );
-}
-
 export function NewListingPage() {
   const { params } = useRoute();
   const { route } = useLocation();
@@ -466,7 +194,15 @@ export function ListingEditPage() {
       </p>
       <h2>Details</h2>
       <ListingForm kind={kind} listing={current} onSaved={() => listing.reload()} />
+      <PriceSettingsEditor kind={kind} listing={current} onSaved={listing.reload} />
       <Photos kind={kind} listingId={current.id} photos={current.photos} onChange={listing.reload} />
+      {kind === 'adventure' && (
+        <>
+          <ScheduleEditor offering={current as Adventure} onSaved={listing.reload} />
+          {/* a saved change (schedule, capacity, cutoff) remounts the list, which loads it again */}
+          <DepartureList key={current.updated_at} offering={current as Adventure} />
+        </>
+      )}
       <SlotCalendar kind={kind} listingId={current.id} />
     </Page>
   );

@@ -1,0 +1,82 @@
+import type { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import type { PaymentStatus } from '../../db/database.ts';
+import { DateTimeOut, Named, Nullable, Ref, StringEnum } from '../../http/schemas.ts';
+import { BookingSchema } from './booking.schemas.ts';
+
+// The day's manifest in the API (decisions §23).
+
+export const ManifestQuery = Type.Object({
+  date: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description: "the local date YYYY-MM-DD in the vendor's time zone (default: today there)",
+      examples: ['2026-07-01'],
+    }),
+  ),
+});
+
+const PAYMENT_STATUSES = [
+  'requires_payment',
+  'processing',
+  'succeeded',
+  'partially_refunded',
+  'failed',
+  'refunded',
+] as const satisfies readonly PaymentStatus[];
+
+/** The manifest's booking: the booking object with its latest payment's status. */
+export const ManifestBooking = Named(
+  'ManifestBooking',
+  Type.Object(
+    {
+      ...BookingSchema.properties,
+      payment_status: Nullable(
+        StringEnum(PAYMENT_STATUSES, { description: "its latest payment's status; null: no payment yet" }),
+      ),
+    },
+    { description: 'A booking of the manifest (its vendor’s view), with its payment status.' },
+  ),
+);
+const ManifestListing = Type.Object({
+  kind: Type.Literal('adventure'),
+  id: Type.Integer(),
+  public_id: Type.String(),
+  title: Type.String(),
+});
+export const Manifest = Named(
+  'Manifest',
+  Type.Object(
+    {
+      date: Type.String({ description: 'the local date, YYYY-MM-DD' }),
+      time_zone: Type.String({ description: "the vendor's IANA time zone" }),
+      departures: Type.Array(
+        Type.Object({
+          listing: ManifestListing,
+          starts_at: DateTimeOut,
+          ends_at: DateTimeOut,
+          capacity: Nullable(Type.Integer({ description: "the departure's seats (null: no limit)" })),
+          participants: Type.Integer({ description: 'participants of its bookings' }),
+          bookings: Type.Array(Ref(ManifestBooking)),
+        }),
+        { description: 'adventure bookings starting that date, by listing and starts_at' },
+      ),
+      pickups: Type.Array(Ref(ManifestBooking), { description: 'equipment bookings starting that date' }),
+      returns: Type.Array(Ref(ManifestBooking), { description: 'equipment bookings ending that date' }),
+    },
+    {
+      description:
+        "A vendor's bookings of one local date that are requested, approved or confirmed, ordered by " +
+        'starts_at, then listing title (decisions §23).',
+    },
+  ),
+);
+export const ManifestCsv = Named(
+  'ManifestCsv',
+  Type.Unsafe<Readable>({
+    type: 'string',
+    description:
+      'text/csv: a header row, then one row per booking (departures, pick-ups, returns; a booking picked ' +
+      'up and returned that date is one pickup+return row)',
+  }),
+);
