@@ -31,6 +31,22 @@ export function teamRoleRefusal(roles: TeamRoles, role: VendorRole | null): stri
 }
 
 /**
+ * The vendor operations a member of `role` may call, named as the OpenAPI document names them
+ * (`GET /api/v1/booking/vendor/promo-codes/{id}/`), from the route table the auth hook enforces; documented
+ * routes only (the misspelt alias paths are hidden).
+ */
+export function permittedOperations(
+  routes: readonly { method: string; url: string; roles?: TeamRoles; schema?: { hide?: boolean } }[],
+  role: VendorRole | null,
+): string[] {
+  return routes
+    .filter(
+      (r) => r.roles && !r.schema?.hide && r.method !== 'HEAD' && teamRoleRefusal(r.roles, role) === null,
+    )
+    .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
+}
+
+/**
  * What is wrong with a vendor route's declaration of roles, or null when it is sound: present, known
  * roles only, no repeats, and the owner among them (the owner may do everything).
  */

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import { callerOf } from '../../http/auth.ts';
 import { PageQuery, pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
-import { OWNER_ONLY } from '../../http/team-roles.ts';
+import { EVERY_MEMBER, OWNER_ONLY, permittedOperations } from '../../http/team-roles.ts';
 import { UserSchema } from './accounts.schemas.ts';
 import type { AccountsDeps } from './accounts.service.ts';
 import * as schemas from './team.schemas.ts';
@@ -35,6 +35,26 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{
       const page = pageOf(request.query);
       const { count, results, invitations } = await team.listTeam(deps, callerOf(request), page);
       return { ...paginated(request, page, count, results), invitations };
+    },
+  );
+
+  app.get(
+    '/team/permissions/',
+    {
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
+      schema: {
+        tags,
+        summary: "What the caller's team role may do",
+        description:
+          'The caller’s role and every vendor operation it may call ("METHOD /path/{param}/", as this ' +
+          'document names them), read from the same permission table the server enforces: a dashboard shows ' +
+          'a member only what they may do.',
+        response: { 200: Ref(schemas.PermissionsSchema) },
+      },
+    },
+    async (request) => {
+      const { vendorRole } = callerOf(request);
+      return { role: vendorRole!, operations: permittedOperations(app.routeTable, vendorRole) };
     },
   );
 

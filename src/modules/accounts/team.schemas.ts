@@ -79,6 +79,25 @@ export const TeamSchema = Named(
   ),
 );
 
+export const PermissionsSchema = Named(
+  'TeamPermissions',
+  Type.Object(
+    {
+      role: Role,
+      operations: Type.Array(Type.String(), { description: 'the vendor operations the role may call' }),
+    },
+    {
+      description: 'What a member of the team may do (decisions §25).',
+      examples: [
+        {
+          role: 'staff',
+          operations: ['GET /api/v1/booking/vendor/manifest/', 'POST /api/v1/booking/bookings/{id}/approve/'],
+        },
+      ],
+    },
+  ),
+);
+
 export const InviteBody = Type.Object(
   { email: Email, role: InvitedRole },
   { examples: [{ email: 'guide@example.com', role: 'staff' }] },

@@ -8,6 +8,7 @@ import { dateTime, STATUS_WORDS, statusWord } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Loading, Notice, Page, Select, TextArea } from '../ui.tsx';
 import { useLoad } from './data.ts';
+import { useMay } from './permissions.tsx';
 
 type Booking = Schemas['Booking'];
 type Status = Booking['status'];
@@ -74,7 +75,9 @@ function Actions({ booking, onDone }: { booking: Booking; onDone: () => Promise<
   const canApprove = booking.status === 'requested';
   const canDecline = booking.status === 'requested' || booking.status === 'approved';
   const canCancel = canDecline || booking.status === 'confirmed';
-  if (!canCancel) return null;
+  // a vendor's cancel refunds a paid booking: only the roles that may refund see it (decisions §25)
+  const mayCancel = useMay()('POST /api/v1/booking/bookings/{id}/vendor-cancel/');
+  if (!canCancel || (!canDecline && !mayCancel)) return null;
 
   const run = async (action: Action) => {
     setBusy(true);
@@ -130,9 +133,16 @@ function Actions({ booking, onDone }: { booking: Booking; onDone: () => Promise<
               Decline
             </button>
           )}
-          <button type="button" class="button danger" disabled={busy} onClick={() => setConfirming('cancel')}>
-            Cancel booking
-          </button>
+          {mayCancel && (
+            <button
+              type="button"
+              class="button danger"
+              disabled={busy}
+              onClick={() => setConfirming('cancel')}
+            >
+              Cancel booking
+            </button>
+          )}
         </div>
       )}
     </div>
