@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/database.ts';
 import { listMail } from '../../src/modules/notifications/mail-files.ts';
 import type { TestApp } from './build-test-app.ts';
 import { type Account, PASSWORD } from './factories.ts';
@@ -67,4 +69,29 @@ export async function addTeamMember(
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
   const tokens = login.json() as { access: string; refresh: string };
   return { id: joined.json().id, email, token: tokens.access, refresh: tokens.refresh };
+}
+
+/**
+ * Makes `userId` its vendor's owner again, straight in the database, if a hand-over made it a manager: the
+ * route-driven suites call make-owner with the world's vendor and need that vendor to stay the owner for
+ * the routes after it. Not a test of anything.
+ */
+export async function restoreOwner(db: Kysely<Database>, userId: number): Promise<void> {
+  const row = await db
+    .selectFrom('users')
+    .select(['vendor_id', 'vendor_role'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (row.vendor_role === 'owner' || row.vendor_id === null) return;
+  const vendorId = row.vendor_id;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ vendor_role: 'manager' })
+      .where('vendor_id', '=', vendorId)
+      .where('vendor_role', '=', 'owner')
+      .execute();
+    await trx.updateTable('users').set({ vendor_role: 'owner' }).where('id', '=', userId).execute();
+    await trx.updateTable('vendor_profiles').set({ user_id: userId }).where('id', '=', vendorId).execute();
+  });
 }

@@ -10,7 +10,7 @@ import {
 import { PASSWORD } from '../helpers/factories.ts';
 import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
 import { createEndpoint, insertWebhookDelivery, PUBLIC_HOOK_URL } from '../helpers/notification-factories.ts';
-import { addTeamMember, inviteMember } from '../helpers/team-factories.ts';
+import { addTeamMember, inviteMember, restoreOwner } from '../helpers/team-factories.ts';
 import {
   createScheduledTour,
   fillPath,
@@ -265,6 +265,7 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
       twoParty: false,
       idOf: (p) => p.invitationId,
       fresh: async (w, p) => {
+        await restoreOwner(w.t.db, p.vendor.id);
         const res = await inviteMember(w.t.app, p.vendor, `fresh-${unique()}@example.com`, 'staff');
         expect(res.statusCode, res.body).toBe(201);
         return res.json().id;
@@ -278,7 +279,11 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
       kind: 'member',
       twoParty: false,
       idOf: (p) => p.member.id,
-      fresh: async (w, p) => (await addTeamMember(w.t, p.vendor, 'staff')).id,
+      fresh: async (w, p) => {
+        // a hand-over before made the party's vendor a manager, who may not invite
+        await restoreOwner(w.t.db, p.vendor.id);
+        return (await addTeamMember(w.t, p.vendor, 'staff')).id;
+      },
     },
   },
 ];

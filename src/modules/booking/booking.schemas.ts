@@ -192,7 +192,13 @@ export const StatusHistoryEntrySchema = Named(
     from_status: Nullable(BookingStatusSchema),
     to_status: BookingStatusSchema,
     note: Type.String(),
-    actor_id: Nullable(Type.Integer()),
+    actor_id: Nullable(
+      Type.Integer({
+        description:
+          'the user id of the account that made the change: the team member who acted for the vendor ' +
+          '(decisions §25), or the customer; null for the expiry sweep and the payment gateway',
+      }),
+    ),
     created_at: DateTimeOut,
   }),
 );

@@ -116,6 +116,39 @@ describe('inviting and joining', () => {
     expect(await countRows(t.db, 'users')).toBe(users);
   });
 
+  it('takes the email, role and vendor from the invitation alone, whatever else the body says', async () => {
+    const email = newEmail('sly');
+    await inviteMember(t.app, owner, email, 'staff');
+    const other = await registerVendor(t.app);
+    const joined = await acceptInvitation(t.app, await mailedInvitationToken(t, email), {
+      email: 'someone-else@example.com',
+      role: 'owner',
+      vendor_role: 'owner',
+      is_staff: true,
+      is_vendor: false,
+      vendor_id: 1,
+      vendor_profile: { slug: other.vendorSlug },
+    });
+    expect(joined.statusCode, joined.body).toBe(201);
+    const row = await t.db
+      .selectFrom('users')
+      .select(['email', 'vendor_role', 'is_staff', 'is_vendor', 'vendor_id'])
+      .where('id', '=', joined.json().id)
+      .executeTakeFirstOrThrow();
+    const ownerVendor = await t.db
+      .selectFrom('users')
+      .select('vendor_id')
+      .where('id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      email,
+      vendor_role: 'staff',
+      is_staff: 0,
+      is_vendor: 1,
+      vendor_id: ownerVendor.vendor_id,
+    });
+  });
+
   it('lists the members in the order they joined and every open invitation', async () => {
     const shop = await registerVendor(t.app);
     const manager = await addTeamMember(t, shop, 'manager');
