@@ -11,14 +11,17 @@ import { createDb } from '../src/db/create-db.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
   BENCH_CAMPAIGNS,
+  BENCH_RENTAL_BUFFER_MINUTES,
   BENCH_TOUR_TIMES,
   BENCH_VENDOR_EMAIL,
   benchDataPresent,
   SEED_DEFAULTS,
   type SeedBenchSizes,
+  seedBenchRentalItems,
   seedBenchTours,
   seedBenchUnitItems,
 } from '../src/tools/seed-bench.ts';
+import { BENCH_PROMO_CODE, seedBenchPrices } from '../src/tools/seed-bench-prices.ts';
 import { type ExportMeasurement, measureExport } from './export-download.ts';
 import {
   BENCH_MAIL_DIR,
@@ -31,6 +34,7 @@ import {
   jsonBody,
   login,
   procStatusKb,
+  rentalBookingRequests,
   serverEnv,
   unitBookingRequests,
 } from './server-process.ts';
@@ -294,6 +298,8 @@ async function ensureSeeded(url: string, sizes: SeedBenchSizes): Promise<{ seede
       if (added) console.log(`added ${added} multi-unit items the kept data lacked`);
       const tours = await seedBenchTours(handle.db, Date.now());
       if (tours) console.log(`added ${tours} scheduled tours the kept data lacked`);
+      const rentals = await seedBenchRentalItems(handle.db, Date.now());
+      if (rentals) console.log(`added ${rentals} rental items the kept data lacked`);
     }
   } finally {
     await handle.close();
@@ -311,9 +317,24 @@ interface Fixtures {
   unitItems: { id: number }[];
   /** the scheduled tours of the departure scenarios */
   tours: { id: number; publicId: string }[];
+  /** the scheduled tours sold by category with extras (decisions §21) */
+  pricedTours: { id: number }[];
+  /** the rental items (rates, limits, a buffer) of the rental booking scenario */
+  rentalItems: { id: number }[];
   customerEmails: string[];
   /** end of the latest booking window: the booking scenario books after it, so every request succeeds */
   latestBookingEnd: number;
+}
+
+/** The priced tours and promo code (decisions §21), added to the run's database when it lacks them. */
+async function topUpPrices(url: string): Promise<void> {
+  const { db, close } = createDb(url);
+  try {
+    const added = await seedBenchPrices(db, Date.now());
+    if (added) console.log(`added ${added} priced tours and promo code rows the data lacked`);
+  } finally {
+    await close();
+  }
 }
 
 async function readFixtures(url: string, customers: number): Promise<Fixtures> {
@@ -348,6 +369,8 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
         .execute();
     const unitItems = await listingsNamed('equipment', 'bench-units-');
     const tours = await listingsNamed('adventure', 'bench-tour-');
+    const pricedTours = await listingsNamed('adventure', 'bench-priced-');
+    const rentalItems = await listingsNamed('equipment', 'bench-rental-');
     const emails = await db
       .selectFrom('users')
       .select('email')
@@ -363,11 +386,15 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
     if (!items.length) throw new Error('the bench vendor has no bench-item-* items');
     if (!unitItems.length) throw new Error('the bench vendor has no bench-units-* items');
     if (!tours.length) throw new Error('the bench vendor has no bench-tour-* offerings');
+    if (!pricedTours.length) throw new Error('the bench vendor has no bench-priced-* offerings');
+    if (!rentalItems.length) throw new Error('the bench vendor has no bench-rental-* items');
     if (!emails.length) throw new Error('no bench-customer-* accounts');
     return {
       items: items.map((i) => ({ id: i.id, publicId: i.public_id })),
       unitItems: unitItems.map((u) => ({ id: u.id })),
       tours: tours.map((t) => ({ id: t.id, publicId: t.public_id })),
+      pricedTours: pricedTours.map((t) => ({ id: t.id })),
+      rentalItems: rentalItems.map((r) => ({ id: r.id })),
       customerEmails: emails.map((e) => e.email),
       latestBookingEnd: Number(latest?.m ?? 0),
     };
@@ -477,6 +504,12 @@ const RATIO_TARGETS: Record<string, number> = {
   l: 0.11,
   // the public departures of one offering over 14 days (four a day)
   m: 0.25,
+  // decisions §21: a quote with categories, extras and a code (a read: no lock, no write)
+  p: 0.25,
+  // a booking request with categories, extras and a code is a booking request like e, within 10 % of it
+  q: 0.11,
+  // decisions §20: a booking request on an item with rates, limits and a buffer, within 10 % of e
+  n: 0.11,
 };
 
 /** What a scenario's requests are made of: the seeded fixtures, the logged-in accounts, the run's day. */
@@ -595,6 +628,32 @@ const SCENARIOS: Scenario[] = [
       ),
   },
   {
+    key: 'p',
+    title: 'quote, categories + extras + code',
+    connections: (profile) => profile.connections,
+    requests: pricedRequests('/api/v1/booking/quote/'),
+  },
+  {
+    key: 'q',
+    title: 'booking request, priced',
+    connections: (profile) => profile.connections,
+    requests: pricedRequests('/api/v1/booking/bookings/request/'),
+  },
+  {
+    key: 'n',
+    title: 'booking request, rentals',
+    connections: (profile) => profile.connections,
+    requests: ({ fixtures, customerTokens }) =>
+      rotating(
+        rentalBookingRequests(
+          fixtures.rentalItems,
+          BENCH_RENTAL_BUFFER_MINUTES,
+          customerTokens,
+          fixtures.latestBookingEnd,
+        ),
+      ),
+  },
+  {
     key: 'm',
     title: 'departures 14 days',
     connections: (profile) => profile.connections,
@@ -611,7 +670,7 @@ const SCENARIOS: Scenario[] = [
   {
     // a vendor's own route behind the team's permission check (decisions §25): the user lookup carries the
     // role, so the check costs no query
-    key: 'n',
+    key: 'v',
     title: 'vendor booking list',
     connections: (profile) => profile.summaryConnections,
     requests: (context) =>
@@ -646,6 +705,29 @@ const SCENARIOS: Scenario[] = [
     requests: lastDays(90, '/api/v1/marketing/vendor/timeseries/'),
   },
 ];
+
+/** Requests to `path` for the priced tours' departures, as scenarios p (quotes) and q (requests) send them. */
+function pricedRequests(path: string) {
+  return ({ fixtures, customerTokens }: ScenarioContext) =>
+    rotating(
+      departureBookingRequests(
+        fixtures.pricedTours,
+        BENCH_TOUR_TIMES,
+        customerTokens,
+        fixtures.latestBookingEnd,
+        PRICED_CHOICES,
+        path,
+      ),
+    );
+}
+
+/** What scenarios p and q choose of a priced tour: two categories, both extras and the bench's code. */
+const PRICED_CHOICES = {
+  participants_count: undefined,
+  participants: { adult: 2, child: 1 },
+  extras: { wetsuit: 3, gopro: 1 },
+  promo_code: BENCH_PROMO_CODE,
+};
 
 /** Scenario h's searches, in turn. */
 const SEARCHES = ['kayaks', 'sunset kay', 'nazare', 'funchal sunset'];
@@ -838,6 +920,7 @@ async function main(): Promise<number> {
   const seed = await ensureSeeded(database.url, profile.seed);
   console.log(seed.seeded ? `seeded in ${(seed.ms / 1000).toFixed(1)} s` : 'reusing the seeded data');
   const runUrl = await database.forRun();
+  await topUpPrices(runUrl);
   const fixtures = await readFixtures(runUrl, profile.customers);
 
   // 2. the real server, in its own process, started after the compile cache holds all its sources (as it

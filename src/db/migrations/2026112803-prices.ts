@@ -39,11 +39,11 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.alterTable('bookings').addColumn('promo_code', 'text').execute();
   await db.schema.alterTable('bookings').addColumn('price_lines', 'text').execute();
-  // the redemptions count: the bookings of one code, by status
+  // the redemptions count: the bookings of one code, by status and deadline (read from the index alone)
   await db.schema
     .createIndex('bookings_promo_code_idx')
     .on('bookings')
-    .columns(['promo_code_id', 'status'])
+    .columns(['promo_code_id', 'status', 'expires_at'])
     .where(sql.ref('promo_code_id'), 'is not', null)
     .execute();
 }

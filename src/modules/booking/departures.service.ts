@@ -2,14 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { DAY_MS, formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
-import {
-  type Departure,
-  departureAt,
-  departuresBetween,
-  findDeparture,
-  isScheduled,
-  parseSchedule,
-} from '../../lib/schedule.ts';
+import { type Departure, departureAt, departuresBetween, isScheduled } from '../../lib/schedule.ts';
 import { findListingById, type LimitEdit, type ListingLookups, type ListingRef } from '../catalog/index.ts';
 import {
   type BookingFact,
@@ -20,12 +13,7 @@ import {
 } from './availability.ts';
 import type { AskedWindow } from './booking.input.ts';
 import { parseInstant } from './booking.input.ts';
-import {
-  activeScheduledOfferings,
-  type DepartureRangeFacts,
-  departureFacts,
-  departureFactsOf,
-} from './departures.repository.ts';
+import { type DepartureRangeFacts, departureFactsOf } from './departures.repository.ts';
 
 // Departures of scheduled offerings (decisions §19): the public list, and the departure a booking request
 // or an availability check asks for. The schedule makes them (src/lib/schedule.ts), rule 5 of
@@ -230,47 +218,6 @@ export function departureConflict(verdict: DepartureVerdict, units: number): App
 /** The detail of a request refused by the listing's booking cutoff. */
 export function closedDetail(cutoffAt: number): string {
   return `Booking has closed: requests for this window closed at ${formatDateTime(cutoffAt)} (the listing's booking cutoff).`;
-}
-
-/**
- * The active scheduled offerings with at least one open departure with a free seat starting in
- * [from, to) (decisions §19: the available_from/available_to filter), each decided by rule 5 on the facts
- * of the whole range, read for all of them at once.
- */
-export async function offeringsWithOpenDeparture(
-  db: Db,
-  from: number,
-  to: number,
-  now: number,
-): Promise<number[]> {
-  const offerings = await activeScheduledOfferings(db);
-  if (offerings.length === 0) return [];
-  const longest = Math.max(...offerings.map((o) => o.duration_minutes ?? 0));
-  const facts = await departureFacts(
-    db,
-    { listingIds: offerings.map((o) => o.id), from, to, durationMs: longest * MINUTE_MS },
-    now,
-  );
-  const kept: number[] = [];
-  for (const o of offerings) {
-    const terms = {
-      capacity: o.capacity,
-      bookingMode: o.booking_mode,
-      bookingCutoffMinutes: o.booking_cutoff_minutes,
-    };
-    const ofListing = facts.get(o.id);
-    if (!ofListing) continue;
-    const open = await findDeparture(
-      parseSchedule(o.schedule),
-      o.duration_minutes ?? 0,
-      o.time_zone,
-      from,
-      to,
-      (chunk) => chunk.find((d) => verdictOf(terms, d, ofListing, now).isAvailable),
-    );
-    if (open) kept.push(o.id);
-  }
-  return kept;
 }
 
 /**

@@ -1,9 +1,12 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db, ListingKind } from '../../db/database.ts';
+import { MINUTE_MS } from '../../lib/datetime.ts';
 import { parseOpeningHours, windowOutsideHours } from '../../lib/opening-hours.ts';
+import { findDeparture, parseSchedule } from '../../lib/schedule.ts';
 import type { ListingsWhere } from '../catalog/index.ts';
 import { listingBookableIn } from './availability.repository.ts';
-import { offeringsWithOpenDeparture } from './departures.service.ts';
+import { activeScheduledOfferings, departureFacts } from './departures.repository.ts';
+import { verdictOf } from './departures.service.ts';
 
 /**
  * The vendors whose opening hours refuse a pick-up at `from` or a return at `to` (decisions §20; the hours
@@ -65,4 +68,43 @@ export async function listingAvailableFilter(
       eb.and([eb('listings.schedule', '=', '[]'), bookable(eb), beforeCutoff]),
       scheduled.length ? eb('listings.id', 'in', scheduled) : eb.lit(false),
     ]);
+}
+
+/**
+ * The active scheduled offerings with at least one open departure with a free seat starting in
+ * [from, to) (decisions §19: the available_from/available_to filter), each decided by rule 5 on the facts
+ * of the whole range, read for all of them at once.
+ */
+async function offeringsWithOpenDeparture(db: Db, from: number, to: number, now: number): Promise<number[]> {
+  // a departure starting before now is closed (its cutoff is at or before its start): none to look at
+  const start = Math.max(from, now);
+  if (start >= to) return [];
+  const offerings = await activeScheduledOfferings(db);
+  if (offerings.length === 0) return [];
+  const longest = Math.max(...offerings.map((o) => o.duration_minutes ?? 0));
+  const facts = await departureFacts(
+    db,
+    { listingIds: offerings.map((o) => o.id), from: start, to, durationMs: longest * MINUTE_MS },
+    now,
+  );
+  const kept: number[] = [];
+  for (const o of offerings) {
+    const terms = {
+      capacity: o.capacity,
+      bookingMode: o.booking_mode,
+      bookingCutoffMinutes: o.booking_cutoff_minutes,
+    };
+    const ofListing = facts.get(o.id);
+    if (!ofListing) continue;
+    const open = await findDeparture(
+      parseSchedule(o.schedule),
+      o.duration_minutes ?? 0,
+      o.time_zone,
+      start,
+      to,
+      (chunk) => chunk.find((d) => verdictOf(terms, d, ofListing, now).isAvailable),
+    );
+    if (open) kept.push(o.id);
+  }
+  return kept;
 }

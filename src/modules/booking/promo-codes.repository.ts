@@ -1,6 +1,7 @@
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db, PromoCodesTable } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 import { holdsAt } from './booking.repository.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
@@ -21,10 +22,27 @@ export const toPromoCode = (row: PromoCodeRow): PromoCode => ({
   isActive: row.is_active === 1,
 });
 
+// A request with a code reads it and counts its redemptions: both prepared once (preparedQuery).
+const promoQuery = (locked: boolean) =>
+  preparedQuery(
+    (db, a: { vendorId: number; code: string }) => {
+      const query = db
+        .selectFrom('promo_codes')
+        .selectAll()
+        .where('vendor_id', '=', a.vendorId)
+        .where('code', '=', a.code);
+      return locked ? forUpdate(db, query) : query;
+    },
+    ['vendorId', 'code'],
+  );
+const vendorPromo = promoQuery(false);
+const vendorPromoForUpdate = promoQuery(true);
+
 /**
- * A code by its upper-case text: the vendor's own first, else another vendor's (so a request can say
- * why it is refused). With `forUpdate` on PostgreSQL the row stays locked until the transaction ends: the
- * lock that serialises the redemptions of one code (taken after the listing's, always in that order).
+ * A code by its upper-case text: the vendor's own (by the unique index), else another vendor's (so a
+ * request can say why it is refused). With `forUpdate` on PostgreSQL the vendor's row stays locked until
+ * the transaction ends: the lock that serialises the redemptions of one code (taken after the listing's,
+ * always in that order).
  */
 export async function findPromoCodeByText(
   db: Db,
@@ -32,16 +50,35 @@ export async function findPromoCodeByText(
   code: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<PromoCodeRow | undefined> {
-  const query = db
+  const [own] = await (options.forUpdate ? vendorPromoForUpdate : vendorPromo)(db, { vendorId, code });
+  if (own) return own;
+  return db
     .selectFrom('promo_codes')
     .selectAll()
     .where('code', '=', code)
-    .orderBy(sql`case when vendor_id = ${vendorId} then 0 else 1 end`)
     .orderBy('id')
-    .limit(1);
-  const row = await query.executeTakeFirst();
-  if (!row || !options.forUpdate || row.vendor_id !== vendorId) return row;
-  return forUpdate(db, db.selectFrom('promo_codes').selectAll().where('id', '=', row.id)).executeTakeFirst();
+    .limit(1)
+    .executeTakeFirst();
+}
+
+const heldRedemptions = preparedQuery(
+  (db, a: { id: number; now: number }) =>
+    db
+      .selectFrom('bookings')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('promo_code_id', '=', a.id)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .where(holdsAt(a.now)),
+  ['id', 'now'],
+);
+
+/**
+ * The redemptions of one code at `now`, counted from the index alone (bookings_promo_code_idx): its
+ * bookings that hold (see redemptionsOf).
+ */
+export async function redemptionsOfCode(db: Db, id: number, now: number): Promise<number> {
+  const [row] = await heldRedemptions(db, { id, now });
+  return Number(row?.n ?? 0);
 }
 
 /**

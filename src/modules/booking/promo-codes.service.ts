@@ -227,7 +227,7 @@ export async function redeemablePromo(
   if (!row) throw invalidFields({ promo_code: 'Unknown promo code.' });
   const promo = repo.toPromoCode(row);
   const counted = promo.vendorId === listing.vendorId && promo.maxRedemptions !== null;
-  const redemptions = counted ? ((await repo.redemptionsOf(db, [promo.id], now)).get(promo.id) ?? 0) : 0;
+  const redemptions = counted ? await repo.redemptionsOfCode(db, promo.id, now) : 0;
   const refusal = refusalOf(promo, listing, now, redemptions);
   if (refusal) throw invalidFields({ promo_code: refusal });
   return { id: promo.id, code: promo.code, discount: discountOf(promo) };

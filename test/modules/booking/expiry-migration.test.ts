@@ -68,8 +68,10 @@ describe('migration 2026112504-booking-expiry', () => {
     );
     expect(await bookingsObjects()).toEqual(latest);
     // the table's other indexes and triggers are the ones it had before the migration, but for the rollup
-    // triggers that a later migration (2026112701) replaced
+    // triggers that a later migration (2026112701) replaced and the promo codes' index a later one
+    // (2026112803) adds
     const changed = [
+      'bookings_promo_code_idx',
       'bookings_listing_window_idx',
       'bookings_expiring_idx',
       ...['insert', 'delete', 'update'].flatMap((op) => [`booking_daily_${op}`, `bookings_rollup_${op}`]),
