@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { PaymentStatus } from '../../db/database.ts';
-import { DateTimeOut, Named, Nullable, Ref, StringEnum } from '../../http/schemas.ts';
+import { DateTimeOut, exampleOf, Named, Nullable, Ref, StringEnum } from '../../http/schemas.ts';
 import { BookingSchema } from './booking.schemas.ts';
 
 // The day's manifest in the API (decisions §23).
@@ -25,6 +25,15 @@ const PAYMENT_STATUSES = [
   'refunded',
 ] as const satisfies readonly PaymentStatus[];
 
+const MANIFEST_BOOKING_EXAMPLE = {
+  ...(exampleOf(BookingSchema) as object),
+  status: 'confirmed',
+  expires_at: null,
+  attendance: 'checked_in',
+  attendance_updated_at: '2026-07-01T08:40:00.000Z',
+  payment_status: 'succeeded',
+};
+
 /** The manifest's booking: the booking object with its latest payment's status. */
 export const ManifestBooking = Named(
   'ManifestBooking',
@@ -35,7 +44,10 @@ export const ManifestBooking = Named(
         StringEnum(PAYMENT_STATUSES, { description: "its latest payment's status; null: no payment yet" }),
       ),
     },
-    { description: 'A booking of the manifest (its vendor’s view), with its payment status.' },
+    {
+      description: 'A booking of the manifest (its vendor’s view), with its payment status.',
+      examples: [MANIFEST_BOOKING_EXAMPLE],
+    },
   ),
 );
 const ManifestListing = Type.Object({
@@ -68,6 +80,32 @@ export const Manifest = Named(
       description:
         "A vendor's bookings of one local date that are requested, approved or confirmed, ordered by " +
         'starts_at, then listing title (decisions §23).',
+      examples: [
+        {
+          date: '2026-07-01',
+          time_zone: 'Europe/Lisbon',
+          departures: [
+            {
+              listing: { kind: 'adventure', id: 7, public_id: 'reef-dive', title: 'Reef dive' },
+              starts_at: '2026-07-01T08:00:00.000Z',
+              ends_at: '2026-07-01T09:30:00.000Z',
+              capacity: 8,
+              participants: 2,
+              bookings: [
+                {
+                  ...MANIFEST_BOOKING_EXAMPLE,
+                  equipment_item_id: null,
+                  adventure_offering_id: 7,
+                  participants_count: 2,
+                  quantity: null,
+                },
+              ],
+            },
+          ],
+          pickups: [MANIFEST_BOOKING_EXAMPLE],
+          returns: [],
+        },
+      ],
     },
   ),
 );

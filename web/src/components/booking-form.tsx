@@ -7,6 +7,8 @@ import { type Adventure, type Departure, type Equipment, isEquipment, type Listi
 import { applyOnEnter, PriceChoices, useChoices } from './price-choices.tsx';
 import { type QuoteBody, QuoteTotal, useQuote } from './quote.tsx';
 import { useRentalWindow } from './rental-window.tsx';
+import { isTripField, TripQuestions, useAnswers } from './trip-questions.tsx';
+import { useWaiver, Waiver } from './waiver.tsx';
 
 type Slot = Schemas['Slot'];
 export type Booking = Schemas['Booking'];
@@ -136,15 +138,27 @@ function RequestForm({
   const [busy, setBusy] = useState(false);
   const units = Math.max(1, Math.floor(Number(count)) || 1);
   const choices = useChoices(listing);
+  // the questions per participant are asked once per participant (by category: their sum) or unit
+  const participants = choices.byCategory
+    ? Object.values(choices.body.participants ?? {}).reduce((a, b) => a + b, 0)
+    : units;
+  const answers = useAnswers(listing, Math.max(1, participants));
+  const waiver = useWaiver(listing);
   const window = body(units);
   // by category, the participants are the categories' sum (participants_count left out)
   const asked = window && {
     ...window,
     ...(choices.byCategory ? { participants_count: undefined } : {}),
     ...choices.body,
+    ...answers.body,
+    ...waiver.body,
   };
   const quote = useQuote(asked);
-  const errors = { ...fieldErrors(quote.error), ...fieldErrors(error) };
+  // what is left to answer is shown once the customer asks to book, not while the quote follows the form
+  const quoteErrors = Object.entries(fieldErrors(quote.error)).filter(([f]) => !isTripField(f));
+  const unanswered =
+    quote.error !== null && !quoteErrors.length && !!Object.keys(fieldErrors(quote.error)).length;
+  const errors = { ...Object.fromEntries(quoteErrors), ...fieldErrors(error) };
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -182,6 +196,8 @@ function RequestForm({
         />
       )}
       <PriceChoices listing={listing} choices={choices} errors={errors} />
+      <TripQuestions answers={answers} errors={errors} />
+      <Waiver waiver={waiver} errors={errors} />
       <Field
         label="Notes for the vendor"
         value={notes}
@@ -189,7 +205,13 @@ function RequestForm({
         maxLength={5000}
         error={errors.customer_notes}
       />
-      <QuoteTotal quote={quote.quote} error={quote.error} />
+      {unanswered ? (
+        <p class="total" aria-live="polite">
+          Answer the questions and accept the waiver to see the total.
+        </p>
+      ) : (
+        <QuoteTotal quote={quote.quote} error={quote.error} />
+      )}
       <button type="submit" class="button primary" disabled={busy || !asked}>
         Request booking
       </button>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
+import { BookingAnswers } from '../components/booking-answers.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { PriceLines } from '../components/price-lines.tsx';
 import { dateTime, money, statusWord } from '../format.ts';
@@ -113,6 +114,12 @@ function BookingCard({ booking, onChanged }: { booking: Booking; onChanged: (mes
           />
         </dd>
       </dl>
+      <BookingAnswers answers={booking.answers} label={`Your answers for booking #${booking.id}`} />
+      {booking.waiver && (
+        <p>
+          Waiver accepted by {booking.waiver.name} on {dateTime(booking.waiver.accepted_at, zone)}.
+        </p>
+      )}
       {due && <p class="deadline">{due}</p>}
       {booking.vendor_notes && <p>Vendor’s note: {booking.vendor_notes}</p>}
       <details>

@@ -3,12 +3,14 @@
 import { useId, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, call, type Schemas } from '../api.ts';
+import { BookingAnswers } from '../components/booking-answers.tsx';
 import { PriceLines } from '../components/price-lines.tsx';
 import { dateTime, STATUS_WORDS, statusWord } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Loading, Notice, Page, Select, TextArea } from '../ui.tsx';
 import { useLoad } from './data.ts';
 import { useMay } from './permissions.tsx';
+import { WaiverFacts } from './waiver-facts.tsx';
 
 type Booking = Schemas['Booking'];
 type Status = Booking['status'];
@@ -218,6 +220,8 @@ function BookingCard({
           </>
         )}
       </dl>
+      <BookingAnswers answers={booking.answers} label={`Answers for booking #${booking.id}`} />
+      {booking.waiver && <WaiverFacts waiver={booking.waiver} timeZone={timeZone} />}
       {due && <p class="booking-deadline">{due}</p>}
       <Actions booking={booking} onDone={onChange} />
       {detailed && (

@@ -14,6 +14,7 @@ import { type Operation, PermissionsProvider, useMay } from './permissions.tsx';
 import { PromoCodesPage } from './promo-codes.tsx';
 import { SettingsPage } from './settings.tsx';
 import { TeamPage } from './team.tsx';
+import { TodayPage } from './today.tsx';
 
 // the chart library comes with the analytics page only
 const AnalyticsPage = lazy(() => import('./analytics.tsx').then((m) => m.AnalyticsPage));
@@ -25,6 +26,7 @@ const AnalyticsPage = lazy(() => import('./analytics.tsx').then((m) => m.Analyti
  */
 const SECTIONS: readonly (readonly [href: string, name: string, needs?: Operation])[] = [
   ['/vendor/', 'Overview', 'GET /api/v1/marketing/vendor/summary/'],
+  ['/vendor/today', 'Today', 'GET /api/v1/booking/vendor/manifest/'],
   ['/vendor/bookings', 'Bookings'],
   ['/vendor/listings', 'Listings', 'POST /api/v1/equipment/vendor/items/'],
   ['/vendor/promo-codes', 'Promo codes', 'GET /api/v1/booking/vendor/promo-codes/'],
@@ -64,6 +66,7 @@ function guarded(href: string, Component: ComponentType<Record<string, unknown>>
 }
 
 const Overview = guarded('/vendor/', OverviewPage as ComponentType<Record<string, unknown>>);
+const Today = guarded('/vendor/today', TodayPage as ComponentType<Record<string, unknown>>);
 const Listings = guarded('/vendor/listings', ListingsPage as ComponentType<Record<string, unknown>>);
 const NewListing = guarded('/vendor/listings', NewListingPage as ComponentType<Record<string, unknown>>);
 const ListingEdit = guarded('/vendor/listings', ListingEditPage as ComponentType<Record<string, unknown>>);
@@ -179,6 +182,7 @@ function Dashboard({ userId, role }: { userId: number; role: string | null }) {
       <Frame>
         <Router>
           <Route path="/" component={Overview} />
+          <Route path="/today" component={Today} />
           <Route path="/bookings" component={BookingsPage} />
           <Route path="/bookings/:id" component={BookingsPage} />
           <Route path="/listings" component={Listings} />

@@ -20,6 +20,7 @@ import { DepartureList } from './departures.tsx';
 import { ListingForm } from './listing-form.tsx';
 import { Photos } from './photos.tsx';
 import { PriceSettingsEditor } from './price-settings.tsx';
+import { QuestionsEditor } from './questions-editor.tsx';
 import { ScheduleEditor } from './schedule.tsx';
 import { SlotCalendar } from './slots.tsx';
 
@@ -195,6 +196,7 @@ export function ListingEditPage() {
       <h2>Details</h2>
       <ListingForm kind={kind} listing={current} onSaved={() => listing.reload()} />
       <PriceSettingsEditor kind={kind} listing={current} onSaved={listing.reload} />
+      <QuestionsEditor kind={kind} listing={current} onSaved={listing.reload} />
       <Photos kind={kind} listingId={current.id} photos={current.photos} onChange={listing.reload} />
       {kind === 'adventure' && (
         <>

@@ -75,7 +75,8 @@ type Draft = Record<
   | 'currency'
   | 'time_zone'
   | 'request_ttl_minutes'
-  | 'payment_ttl_minutes',
+  | 'payment_ttl_minutes'
+  | 'waiver_text',
   string
 >;
 
@@ -94,6 +95,7 @@ const draftOf = (p: Profile): Draft => ({
   time_zone: p.time_zone,
   request_ttl_minutes: String(p.request_ttl_minutes),
   payment_ttl_minutes: String(p.payment_ttl_minutes),
+  waiver_text: p.waiver_text,
 });
 
 function ProfileForm({ profile }: { profile: Profile }) {
@@ -177,6 +179,15 @@ function ProfileForm({ profile }: { profile: Profile }) {
         onValue={set('payment_ttl_minutes')}
         error={errors.payment_ttl_minutes}
         hint={duration(draft.payment_ttl_minutes)}
+      />
+      <h2>Waiver</h2>
+      <TextArea
+        label="Waiver text"
+        rows={8}
+        value={draft.waiver_text}
+        onValue={set('waiver_text')}
+        error={errors.waiver_text}
+        hint="Every booking then asks the customer to accept it by full name; each booking keeps a fingerprint of the text accepted. Leave empty for no waiver."
       />
       {saved && <Notice>Settings saved.</Notice>}
       <button type="submit" class="button primary" disabled={save.busy}>
