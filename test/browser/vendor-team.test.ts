@@ -21,7 +21,7 @@ import {
 
 // A shop is a team (decisions §25, §26): the owner invites a guide from Settings → Team, the guide joins
 // from the invitation mail's link (read from MAIL_DIR, where the server writes it without SMTP), and sees
-// only what staff may do: the bookings, approving, and no way to refund.
+// only what staff may do: the day's manifest to check people in, the bookings to approve, no way to refund.
 
 const mailDir = mkdtempSync(join(tmpdir(), 'waterbook-team-mail-'));
 const GUIDE = 'guide.rui@example.com';
@@ -49,7 +49,9 @@ describe.skipIf(!browserAvailable)('vendor dashboard: the team', () => {
   const world = useWorld({ MAIL_DIR: mailDir, NOTIFICATION_POLL_INTERVAL_MS: '200' });
   let owner: Account;
   let customer: Account;
-  const ids = { requested: 0, confirmed: 0 };
+  const ids = { requested: 0, confirmed: 0, today: 0 };
+  // a kayak picked up two hours from now: on today's manifest (the shop's zone is UTC), check-in open
+  const pickUp = new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 2 * 3_600_000);
 
   beforeAll(async () => {
     const base = world.server.url;
@@ -77,6 +79,19 @@ describe.skipIf(!browserAvailable)('vendor dashboard: the team', () => {
       status: 200,
     });
     await pay(base, customer.token, ids.confirmed);
+    ids.today = await apiCall(base, 'POST', '/api/v1/booking/bookings/request/', {
+      token: customer.token,
+      body: {
+        equipment_item_id: item.id,
+        starts_at: pickUp.toISOString(),
+        ends_at: new Date(pickUp.getTime() + 26 * 3_600_000).toISOString(),
+      },
+    }).then((b) => b.id as number);
+    await apiCall(base, 'POST', `/api/v1/booking/bookings/${ids.today}/approve/`, {
+      token: owner.token,
+      status: 200,
+    });
+    await pay(base, customer.token, ids.today);
   });
 
   it('the owner invites a guide from Team: the invitation is pending and mailed', async () => {
@@ -85,6 +100,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: the team', () => {
     expect(await navLinks(page)).toEqual(
       expect.arrayContaining([
         'Overview',
+        'Today',
         'Bookings',
         'Listings',
         'Promo codes',
@@ -116,7 +132,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: the team', () => {
     expectQuietConsole(world, QUIET);
   });
 
-  it('the guide joins from the mail and sees the bookings only, approves one, and finds no refund', async () => {
+  it('the guide joins from the mail, checks a customer in on Today, approves a request, and finds no refund', async () => {
     const page = await world.newPage({ viewport: PHONE });
     await page.goto(await invitationLink(GUIDE));
     await expectPageTitle(page, 'Join a team');
@@ -125,11 +141,29 @@ describe.skipIf(!browserAvailable)('vendor dashboard: the team', () => {
     await page.getByLabel('Last name').fill('Costa');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Join' }).click();
-    // staff may not see the overview: the dashboard opens at their first section
-    await page.waitForURL('**/vendor/bookings');
-    await expectPageTitle(page, 'Bookings');
+    // staff may not see the overview: the dashboard opens at their first section, the day's manifest
+    await page.waitForURL('**/vendor/today');
+    await expectPageTitle(page, 'Today');
     expect(await page.getByRole('link', { name: 'Ria Formosa Kayaks' }).count()).toBe(1);
-    expect(await navLinks(page)).toEqual(['Bookings', 'Account']);
+    expect(await navLinks(page)).toEqual(['Today', 'Bookings', 'Account']);
+    await page.getByLabel('Date').fill(pickUp.toISOString().slice(0, 10));
+    const renter = page
+      .getByRole('region', { name: 'Pick-ups' })
+      .getByRole('article', { name: 'Maya Costa' });
+    await expect.poll(() => renter.locator('[data-attendance]').textContent()).toBe('Not checked in');
+    await renter.getByRole('button', { name: 'Check in' }).click();
+    await expect.poll(() => renter.locator('[data-attendance]').textContent()).toBe('Checked in');
+    expect(
+      (
+        await apiCall(world.server.url, 'GET', `/api/v1/booking/bookings/${ids.today}/`, {
+          token: owner.token,
+        })
+      ).attendance,
+    ).toBe('checked_in');
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'Bookings', exact: true }).click();
+    await expectPageTitle(page, 'Bookings');
     await expectAccessible(page);
 
     // the confirmed, paid booking: no cancel (it would refund), no refund anywhere
@@ -156,7 +190,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: the team', () => {
     await page.goto('/vendor/settings');
     await expectPageTitle(page, 'Not part of your role');
     expect(await page.getByRole('link', { name: 'Go to your dashboard' }).getAttribute('href')).toBe(
-      '/vendor/bookings',
+      '/vendor/today',
     );
     await expectAccessible(page);
     expectQuietConsole(world, QUIET);
