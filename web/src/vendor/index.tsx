@@ -172,10 +172,13 @@ function Dashboard({ userId, role }: { userId: number; role: string | null }) {
   );
   if (!permissions.data)
     return (
-      <Frame>
-        <ErrorMessage error={permissions.error} />
-        {!permissions.error && <Loading />}
-      </Frame>
+      // nothing the role may do is known yet: the frame shows only what every member may
+      <PermissionsProvider operations={[]}>
+        <Frame>
+          <ErrorMessage error={permissions.error} />
+          {!permissions.error && <Loading />}
+        </Frame>
+      </PermissionsProvider>
     );
   return (
     <PermissionsProvider operations={permissions.data.operations}>

@@ -10,7 +10,9 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** An API operation as the permissions answer names it: `POST /api/v1/booking/bookings/{id}/approve/`. */
 export type Operation = `${Method} ${keyof paths & string}`;
 
-const PermissionsContext = createContext<ReadonlySet<string>>(new Set());
+// null outside a member's dashboard (a visitor, a customer told the dashboard is for vendors): the frame
+// then lists every section, as before anyone logs in
+const PermissionsContext = createContext<ReadonlySet<string> | null>(null);
 
 export function PermissionsProvider({
   operations,
@@ -25,5 +27,5 @@ export function PermissionsProvider({
 /** Whether the member may call `operation`; an operation the table does not govern (no role needed) may. */
 export function useMay(): (operation: Operation | undefined) => boolean {
   const allowed = useContext(PermissionsContext);
-  return (operation) => operation === undefined || allowed.has(operation);
+  return (operation) => operation === undefined || allowed === null || allowed.has(operation);
 }
