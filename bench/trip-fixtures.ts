@@ -120,11 +120,11 @@ async function tripListings(base: string, token: string) {
 async function seedBusyDay(url: string, listings: { items: number[]; tours: number[] }, date: string) {
   const { db, close } = createDb(url);
   try {
+    // the vendor's profile, as its listing names it
     const vendor = await db
-      .selectFrom('users')
-      .innerJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
-      .select('vendor_profiles.id')
-      .where('users.email', '=', TRIP_VENDOR_EMAIL)
+      .selectFrom('listings')
+      .select('vendor_id as id')
+      .where('id', '=', listings.items[0])
       .executeTakeFirstOrThrow();
     const day = localDay(date, ZONE);
     if (!day) throw new Error(`not a date: ${date}`);

@@ -276,13 +276,16 @@ export interface BookingStatusHistoryTable {
   created_at: Millis;
 }
 
-export type PaymentStatus =
-  | 'requires_payment'
-  | 'processing'
-  | 'succeeded'
-  | 'partially_refunded'
-  | 'failed'
-  | 'refunded';
+/** A payment's states, in the order the API documents them. */
+export const PAYMENT_STATUSES = [
+  'requires_payment',
+  'processing',
+  'succeeded',
+  'partially_refunded',
+  'failed',
+  'refunded',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export interface PaymentsTable {
   id: Generated<number>;

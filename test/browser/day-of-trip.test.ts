@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { EXAMPLE_QUESTIONS } from '../../src/modules/catalog/questions.schemas.ts';
 import { apiOf, localInput, type Shop, seedShop } from './customer-seed.ts';
 import { browserAvailable, expectAccessible, expectQuietConsole, useWorld } from './harness.ts';
 import { apiCall, expectPageTitle, logInAsVendor, pay, QUIET, registerCustomer } from './vendor-api.ts';
@@ -9,17 +10,8 @@ import { apiCall, expectPageTitle, logInAsVendor, pay, QUIET, registerCustomer }
 // bookings, the vendor's Today page on a 360 px phone (attendance buttons, waiver and payment per booking,
 // print layout, CSV), and the editors of questions and the waiver text; axe on each.
 
-const QUESTIONS = [
-  {
-    code: 'cert',
-    label: 'Certification level',
-    kind: 'choice',
-    choices: ['None', 'Open Water', 'Advanced'],
-    required: true,
-    per: 'participant',
-  },
-  { code: 'allergies', label: 'Allergies', kind: 'text', required: false, per: 'booking' },
-];
+// the certification level (a required choice per participant) and allergies (a text per booking)
+const QUESTIONS = [EXAMPLE_QUESTIONS[0], EXAMPLE_QUESTIONS[2]];
 const WAIVER = 'Diving carries risks.\nI take part at my own risk.';
 const SMALL_PHONE = { width: 360, height: 740 };
 const ZONE = 'Europe/Lisbon';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import type { PaymentStatus } from '../../db/database.ts';
+import { PAYMENT_STATUSES } from '../../db/database.ts';
 import { DateTimeOut, exampleOf, Named, Nullable, Ref, StringEnum } from '../../http/schemas.ts';
 import { BookingSchema } from './booking.schemas.ts';
 
@@ -15,15 +15,6 @@ export const ManifestQuery = Type.Object({
     }),
   ),
 });
-
-const PAYMENT_STATUSES = [
-  'requires_payment',
-  'processing',
-  'succeeded',
-  'partially_refunded',
-  'failed',
-  'refunded',
-] as const satisfies readonly PaymentStatus[];
 
 const MANIFEST_BOOKING_EXAMPLE = {
   ...(exampleOf(BookingSchema) as object),

@@ -1,17 +1,15 @@
 import { Type } from 'typebox';
+import { PAYMENT_STATUSES } from '../../db/database.ts';
 import { DateTimeOut, MoneyOut, Named, Ref, StringEnum, serviceChecks, Text } from '../../http/schemas.ts';
 import { MAX_ID } from '../../lib/limits.ts';
 import { BOOKING_STATUSES, RefundSchema } from '../booking/index.ts';
 import { EVENT_TYPES } from './payment-status.ts';
 
-const PaymentStatus = StringEnum(
-  ['requires_payment', 'processing', 'succeeded', 'partially_refunded', 'failed', 'refunded'],
-  {
-    description:
-      'requires_payment → processing → succeeded (→ partially_refunded while 0 < amount_refunded < amount ' +
-      '→ refunded when equal), or failed',
-  },
-);
+const PaymentStatus = StringEnum(PAYMENT_STATUSES, {
+  description:
+    'requires_payment → processing → succeeded (→ partially_refunded while 0 < amount_refunded < amount ' +
+    '→ refunded when equal), or failed',
+});
 
 const PAYMENT_EXAMPLE = {
   id: 9,

@@ -68,10 +68,12 @@ describe('migration 2026112504-booking-expiry', () => {
     );
     expect(await bookingsObjects()).toEqual(latest);
     // the table's other indexes and triggers are the ones it had before the migration, but for the rollup
-    // triggers that a later migration (2026112701) replaced and the promo codes' index a later one
-    // (2026112803) adds
+    // triggers that a later migration (2026112701) replaced and the indexes later ones add (2026112803:
+    // the promo codes'; 2026113001: the manifest's by vendor and day)
     const changed = [
       'bookings_promo_code_idx',
+      'bookings_vendor_starts_idx',
+      'bookings_vendor_ends_idx',
       'bookings_listing_window_idx',
       'bookings_expiring_idx',
       ...['insert', 'delete', 'update'].flatMap((op) => [`booking_daily_${op}`, `bookings_rollup_${op}`]),

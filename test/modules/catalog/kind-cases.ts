@@ -37,6 +37,8 @@ const COMMON_KEYS = [
   'booking_cutoff_minutes',
   // decisions §21: extras a request may add ([] by default)
   'extras',
+  // decisions §23: what a booking request answers ([] by default)
+  'questions',
   'created_at',
   'updated_at',
   // decisions §16: the listing's photos, in order (empty until one is uploaded)

@@ -147,6 +147,7 @@ describe('the OpenAPI document', () => {
     ];
     expect(schemas.Payment.properties?.status.enum).toEqual(paymentStatuses);
     expect(schemas.WebhookReceipt.properties?.payment_status.enum).toEqual(paymentStatuses);
+    expect(enumOf(schemas.ManifestBooking.properties?.payment_status ?? {})).toEqual(paymentStatuses);
     const ordering = operation('get', '/api/v1/equipment/items/').parameters?.find(
       (p) => p.name === 'ordering',
     );
