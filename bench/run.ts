@@ -675,6 +675,19 @@ const SCENARIOS: Scenario[] = [
       }),
   },
   {
+    // a vendor's own route behind the team's permission check (decisions §25): the user lookup carries the
+    // role, so the check costs no query
+    key: 'v',
+    title: 'vendor booking list',
+    connections: (profile) => profile.summaryConnections,
+    requests: (context) =>
+      rotating((n) => ({
+        method: 'GET',
+        path: `/api/v1/booking/bookings/?page=${(n % 5) + 1}&page_size=20`,
+        headers: { authorization: `Bearer ${context.vendorToken}` },
+      })),
+  },
+  {
     key: 't',
     title: 'manifest, busy day',
     connections: (profile) => profile.summaryConnections,

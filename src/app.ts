@@ -24,8 +24,10 @@ import {
   accountsRoutes,
   authenticate,
   createAccountsDeps,
+  issueInvitationToken,
   issuePasswordResetToken,
   loadSigningKey,
+  teamRoutes,
   webSessionRoutes,
 } from './modules/accounts/index.ts';
 import {
@@ -153,6 +155,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     deps: accountsDeps,
     rateLimits: config.rateLimits,
   });
+  await app.register(teamRoutes, {
+    prefix: '/api/v1/accounts',
+    deps: accountsDeps,
+    rateLimits: config.rateLimits,
+  });
   await app.register(webSessionRoutes, {
     prefix: '/api/v1/accounts',
     deps: accountsDeps,
@@ -246,6 +253,7 @@ function startOutbox(
     },
     mailRecipients: (type) => MAIL_RECIPIENTS[type],
     issueResetToken: issuePasswordResetToken,
+    issueInvitationToken,
     retrySchedule: config.webhookRetrySchedule,
     claimTimeoutMs: config.notificationClaimTimeoutMs,
     onAttempt: registerOutboxMetrics(app, deps.db),

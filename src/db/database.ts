@@ -19,8 +19,31 @@ export interface UsersTable {
   phone_number: string;
   is_vendor: Flag;
   is_staff: Flag;
+  /** the vendor a vendor account works for (its team's), and its role there; null on other accounts */
+  vendor_id: number | null;
+  vendor_role: VendorRole | null;
+  /** set when the account was removed from its team: it can no longer sign in */
+  deactivated_at: Millis | null;
   date_joined: Millis;
   updated_at: Millis;
+}
+
+/** A member's role on its vendor's team (decisions §25). */
+export type VendorRole = 'owner' | 'manager' | 'staff';
+
+/** An invitation to a vendor's team; only its token's hash is kept (set when its mail is fanned out). */
+export interface TeamInvitationsTable {
+  id: Generated<number>;
+  vendor_id: number;
+  email: string;
+  role: Exclude<VendorRole, 'owner'>;
+  invited_by: number;
+  token_hash: string | null;
+  created_at: Millis;
+  expires_at: Millis;
+  accepted_at: Millis | null;
+  accepted_user_id: number | null;
+  revoked_at: Millis | null;
 }
 
 export interface VendorProfilesTable {
@@ -299,6 +322,8 @@ export interface RefundsTable {
   note: Generated<string>;
   /** the gateway's id for the refund; '' until it answered */
   gateway_refund_id: Generated<string>;
+  /** the team member who refunded; null when nobody of the vendor did (a customer's cancel, the gateway) */
+  actor_id: number | null;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -365,7 +390,7 @@ export interface NotificationEventsTable {
 
 export type DeliveryChannel = 'webhook' | 'email';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-export type RecipientRole = 'customer' | 'vendor' | 'account';
+export type RecipientRole = 'customer' | 'vendor' | 'account' | 'invitee';
 
 /** One event to one receiver: a webhook endpoint or a mail recipient (migration 2026112508). */
 export interface NotificationDeliveriesTable {
@@ -519,6 +544,7 @@ export interface Database {
   departure_overrides: DepartureOverridesTable;
   bookings: BookingsTable;
   booking_status_history: BookingStatusHistoryTable;
+  team_invitations: TeamInvitationsTable;
   promo_codes: PromoCodesTable;
   payments: PaymentsTable;
   refunds: RefundsTable;

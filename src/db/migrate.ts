@@ -35,6 +35,7 @@ import * as idempotencyClaimOwner from './migrations/2026112735-idempotency-clai
 import * as departures from './migrations/2026112801-departures.ts';
 import * as prices from './migrations/2026112803-prices.ts';
 import * as rentalTerms from './migrations/2026112901-rental-terms.ts';
+import * as teams from './migrations/2026112905-teams.ts';
 import * as dayOfTrip from './migrations/2026113001-day-of-trip.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '2026112801-departures': departures,
   '2026112803-prices': prices,
   '2026112901-rental-terms': rentalTerms,
+  '2026112905-teams': teams,
   '2026113001-day-of-trip': dayOfTrip,
 };
 

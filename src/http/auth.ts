@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { VendorRole } from '../db/database.ts';
 import { AppError, permissionDenied } from './errors.ts';
+import { type TeamRoles, teamRoleRefusal } from './team-roles.ts';
 
 /** Who may call a route. Every route declares one; a route without a decision fails at start-up. */
 export const AUTH_RULES = ['public', 'user', 'vendor', 'customer', 'staff'] as const;
@@ -10,8 +12,10 @@ export interface AuthUser {
   email: string;
   isVendor: boolean;
   isStaff: boolean;
-  /** the vendor profile id, for vendor accounts */
+  /** the vendor whose team the account is on (its own for the owner), for vendor accounts */
   vendorId: number | null;
+  /** the account's role on that team, read from the database with the user, so a change counts at once */
+  vendorRole: VendorRole | null;
 }
 
 /** Resolves a bearer token to its user; throws AppError('token_not_valid') for any bad token. */
@@ -20,6 +24,11 @@ export type Authenticate = (token: string) => Promise<AuthUser>;
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthRule;
+    /**
+     * Which roles of a vendor's team may call a `vendor` route (decisions §25): the permission table is
+     * these declarations, one per vendor route, checked at start-up (team-roles.ts) and enforced below.
+     */
+    roles?: TeamRoles;
     /** a page of the web app (src/web): public, and no part of the API or its document */
     webPage?: boolean;
   }
@@ -77,6 +86,11 @@ async function identify(
   if (rule !== 'user') {
     const [allowed, message] = ROLE_CHECKS[rule];
     if (!allowed(user)) throw permissionDenied(message);
+  }
+  if (rule === 'vendor') {
+    // the one check of the permission table: registerRouteConventions made every vendor route declare roles
+    const refusal = teamRoleRefusal(request.routeOptions.config.roles ?? [], user.vendorRole);
+    if (refusal) throw permissionDenied(refusal);
   }
 }
 

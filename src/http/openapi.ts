@@ -11,6 +11,7 @@ import {
   takesIdempotencyKey,
 } from './idempotency.ts';
 import { allNamedSchemas, ErrorBodySchema, Ref, SERVICE_CHECKS, withNamedSchemasInlined } from './schemas.ts';
+import { rolesDeclarationProblem, type TeamRoles } from './team-roles.ts';
 
 /** One registered route as the server enforces it: what the security tests enumerate. */
 export interface RouteEntry {
@@ -18,6 +19,8 @@ export interface RouteEntry {
   /** with its prefix, as registered (`/api/v1/booking/bookings/:id/approve/`) */
   url: string;
   auth: AuthRule;
+  /** the team roles that may call a `vendor` route (the permission table); undefined on the others */
+  roles?: TeamRoles;
   schema?: FastifySchema;
   /** documentation (the OpenAPI document, the docs pages) or CORS preflight, not a module's route */
   internal: boolean;
@@ -31,6 +34,8 @@ declare module 'fastify' {
     'x-optional-auth'?: boolean;
     /** a route with a body schema that takes a request without a body as an empty object */
     'x-optional-body'?: boolean;
+    /** set here on every vendor route: the team roles that may call it (decisions §25) */
+    'x-team-roles'?: readonly string[];
     /** set here on every route that takes an Idempotency-Key; the document declares the header from it */
     'x-idempotency-key'?: boolean;
   }
@@ -43,7 +48,7 @@ declare module 'fastify' {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input; `errors` names each bad field.',
   401: 'Missing, bad or expired token.',
-  403: 'Valid token of the wrong account kind, or the other party of a booking.',
+  403: 'Valid token of the wrong account kind or team role, or the other party of a booking.',
   404: 'Unknown resource, or one the caller may not see.',
   409: 'Conflict with the current state.',
   413: 'Body over 1 MiB.',
@@ -110,8 +115,9 @@ export function registerRouteConventions(app: FastifyInstance): void {
   const table: RouteEntry[] = [];
   app.decorate('routeTable', table);
   const record = (route: RouteOptions, auth: AuthRule, internal: boolean) => {
+    const roles = route.config?.roles;
     for (const method of [route.method].flat())
-      table.push({ method, url: route.url, auth, schema: route.schema, internal });
+      table.push({ method, url: route.url, auth, roles, schema: route.schema, internal });
   };
   app.addHook('onRoute', (route: RouteOptions) => {
     // The documentation, CORS preflight (OPTIONS *) and the web app's pages are public by nature.
@@ -128,6 +134,12 @@ export function registerRouteConventions(app: FastifyInstance): void {
     if (!auth) throw new Error(`route ${route.method} ${route.url} declares no config.auth`);
     if (!AUTH_RULES.includes(auth))
       throw new Error(`route ${route.method} ${route.url} declares an unknown config.auth "${auth}"`);
+    // the permission table: every vendor route says which team roles may call it, and no other route does
+    const rolesProblem =
+      auth === 'vendor'
+        ? rolesDeclarationProblem(route.config?.roles)
+        : route.config?.roles !== undefined && 'declares config.roles, which only a vendor route may';
+    if (rolesProblem) throw new Error(`route ${route.method} ${route.url} ${rolesProblem}`);
     record(route, auth, false);
     if (!route.schema || route.schema.hide) return;
     const schema = route.schema as Record<string, unknown>;
@@ -139,6 +151,7 @@ export function registerRouteConventions(app: FastifyInstance): void {
     schema.security =
       auth !== 'public' ? [{ bearerAuth: [] }] : schema['x-optional-auth'] ? [{}, { bearerAuth: [] }] : [];
     delete schema['x-optional-auth'];
+    if (auth === 'vendor') schema['x-team-roles'] = route.config?.roles;
     const codes = new Set<number>([400, 500, 503]);
     if (route.schema.body) {
       codes.add(415);

@@ -27,6 +27,25 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 export const PASSWORD_RESET_EVENT = 'account.password_reset_requested';
 
+/**
+ * An invitation to a vendor's team (decisions §25): mailed through the outbox like a password reset. Its
+ * data is the invitation (InvitationEventData); the worker gives the invitation its token when it fans
+ * the mail out, so the token is never stored but in that delivery (and as a hash on the invitation).
+ */
+export const TEAM_INVITATION_EVENT = 'team.invitation_sent';
+
+export interface InvitationEventData {
+  invitation_id: number;
+  email: string;
+  role: string;
+  business_name: string;
+  /** the inviting owner's name (or email) */
+  invited_by: string;
+  expires_at: string;
+  /** the vendor's, in which the mail shows the deadline */
+  time_zone: string;
+}
+
 /** The objects of an event's `data`, as the API shows them at the moment of the change. */
 export interface EventData {
   booking: object;
@@ -59,6 +78,11 @@ export async function recordEvent(
 /** Writes an account's password-reset request into the outbox (see PASSWORD_RESET_EVENT). */
 export async function recordPasswordResetRequest(trx: Db, email: string, now: number): Promise<void> {
   await insertEvent(trx, PASSWORD_RESET_EVENT, null, null, { email }, now);
+}
+
+/** Writes a team invitation's mail into the outbox (see TEAM_INVITATION_EVENT), never to a webhook. */
+export async function recordTeamInvitation(trx: Db, data: InvitationEventData, now: number): Promise<void> {
+  await insertEvent(trx, TEAM_INVITATION_EVENT, null, null, data, now);
 }
 
 // Prepared: a booking request writes one with every booking, on the hottest write path.

@@ -471,6 +471,19 @@ export async function seedBench(
     }
   }
   const profileRows = await write('vendor_profiles', profiles(), sizes.vendors);
+  // each seeded vendor account owns its vendor (decisions §25), as registration makes it
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      vendor_id: eb
+        .selectFrom('vendor_profiles')
+        .select('id')
+        .whereRef('vendor_profiles.user_id', '=', 'users.id'),
+      vendor_role: 'owner',
+    }))
+    .where('id', '>', userBase)
+    .where('id', '<=', userBase + sizes.vendors)
+    .execute();
   phase('accounts', userRows + profileRows);
 
   // --- listings ---------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ const PAGE_ROUTES = [
   '/account',
   '/forgot-password',
   '/reset-password',
+  '/join',
   '/bookings',
   '/bookings/:id',
   '/equipment/:public_id',

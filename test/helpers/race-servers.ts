@@ -1,6 +1,10 @@
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type TestApp, usingPostgres } from './build-test-app.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { buildTestApp, type TestApp, usingPostgres } from './build-test-app.ts';
 
 export interface RaceServers {
   /** the servers' base URLs (`http://127.0.0.1:<port>`): spread simultaneous requests over them */
@@ -29,4 +33,25 @@ export async function listenForRaces(t: TestApp, dbFile: string): Promise<RaceSe
       await worker.terminate();
     },
   };
+}
+
+/**
+ * A test file's race fixture: before its tests, an app on a fresh SQLite file (or PostgreSQL schema) and
+ * the servers listening on it (listenForRaces); after them, everything stopped and removed. Read `t` and
+ * `servers` inside tests, once the fixture is set up.
+ */
+export function raceFixture(prefix: string): { t: TestApp; servers: RaceServers } {
+  const fixture = {} as { t: TestApp; servers: RaceServers };
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    fixture.t = await buildTestApp({ dbFile: join(dir, 'race.sqlite') });
+    fixture.servers = await listenForRaces(fixture.t, join(dir, 'race.sqlite'));
+  }, 120_000);
+  afterAll(async () => {
+    await fixture.servers?.close();
+    await fixture.t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return fixture;
 }

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { RouteEntry } from '../../src/http/openapi.ts';
+import { type RouteEntry, registerRouteConventions } from '../../src/http/openapi.ts';
 import {
   createAdventure,
   createCategory,
@@ -10,6 +10,7 @@ import {
 import { PASSWORD } from '../helpers/factories.ts';
 import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
 import { createEndpoint, insertWebhookDelivery, PUBLIC_HOOK_URL } from '../helpers/notification-factories.ts';
+import { addTeamMember, inviteMember, restoreOwner } from '../helpers/team-factories.ts';
 import {
   createScheduledTour,
   fillPath,
@@ -23,6 +24,24 @@ import {
 // What the security suites know about routes in general, keyed by URL patterns, never by a hand list of
 // routes: the route table (src/http/openapi.ts) says which routes exist, and a test fails when a route
 // appears that these tables cannot serve (a path parameter nobody owns, a body without a sample).
+
+/**
+ * Starts an app with the route conventions and one route declaring `config` (which the types may refuse):
+ * whether the declaration lets the server start. The app is closed again either way.
+ */
+export async function startWithRoute(config: object): Promise<void> {
+  const app = Fastify();
+  registerRouteConventions(app);
+  try {
+    await app.register(async (scope) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the point is a declaration the types would refuse
+      scope.get('/api/v1/forgotten/', { config: config as any }, async () => ({}));
+    });
+    await app.ready();
+  } finally {
+    await app.close().catch(() => {});
+  }
+}
 
 /** The module routes (no plugin pages, no HEAD twins), as registered. */
 export function apiRoutes(app: FastifyInstance): RouteEntry[] {
@@ -39,6 +58,8 @@ type ResourceKind =
   | 'payment'
   | 'endpoint'
   | 'delivery'
+  | 'invitation'
+  | 'member'
   | 'promo_code';
 
 interface OwnedResource {
@@ -234,6 +255,35 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
       fresh: async (w, p) =>
         (await insertWebhookDelivery(w.t.db, p.endpointId, { createdAt: w.t.clock.now().getTime() }))
           .deliveryId,
+    },
+  },
+  {
+    // an invitation to the vendor's team (decisions §25)
+    match: /\/accounts\/team\/invitations\/:id\/$/,
+    resource: {
+      kind: 'invitation',
+      twoParty: false,
+      idOf: (p) => p.invitationId,
+      fresh: async (w, p) => {
+        await restoreOwner(w.t.db, p.vendor.id);
+        const res = await inviteMember(w.t.app, p.vendor, `fresh-${unique()}@example.com`, 'staff');
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id;
+      },
+    },
+  },
+  {
+    // a member of the vendor's team
+    match: /\/accounts\/team\/:user_id\//,
+    resource: {
+      kind: 'member',
+      twoParty: false,
+      idOf: (p) => p.member.id,
+      fresh: async (w, p) => {
+        // a hand-over before made the party's vendor a manager, who may not invite
+        await restoreOwner(w.t.db, p.vendor.id);
+        return (await addTeamMember(w.t, p.vendor, 'staff')).id;
+      },
     },
   },
 ];
@@ -507,6 +557,17 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     match: /\/notifications\/endpoints\/:id\/$/,
     body: () => ({ description: 'Renamed', is_active: true }),
   },
+  {
+    method: 'POST',
+    match: /\/accounts\/team\/invitations\/$/,
+    body: () => ({ email: `invitee-${unique()}@example.com`, role: 'staff' }),
+  },
+  {
+    method: 'POST',
+    match: /\/accounts\/team\/invitations\/accept\/$/,
+    body: () => ({ token: 'not-a-real-token', password: PASSWORD, first_name: 'Rui', last_name: 'Costa' }),
+  },
+  { method: 'PATCH', match: /\/accounts\/team\/:user_id\/$/, body: () => ({ role: 'staff' }) },
   { method: 'POST', match: /\/categories\/$/, body: () => ({ name: `Category ${unique()}` }) },
   { method: 'PATCH', match: /\/categories\/:id\/$/, body: () => ({ description: 'Updated' }) },
   {

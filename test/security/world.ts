@@ -13,6 +13,7 @@ import {
 import { type Account, registerCustomer, registerVendor } from '../helpers/factories.ts';
 import { multipartBody, TINY_PNG } from '../helpers/multipart.ts';
 import { createEndpoint, insertWebhookDelivery } from '../helpers/notification-factories.ts';
+import { addTeamMember, inviteMember } from '../helpers/team-factories.ts';
 
 // Two unrelated "worlds" (a vendor with listings, slots and clicks; a customer with bookings and a
 // payment), a staff account, and forged tokens: the fixtures of the security suites (not a test file).
@@ -51,6 +52,9 @@ export interface Party {
   endpointId: number;
   webhookSecret: string;
   deliveryId: number;
+  /** a staff member of the vendor's team (decisions §25), and an open invitation to it */
+  member: Account;
+  invitationId: number;
   /** the vendor's promo code (decisions §21) */
   promoCodeId: number;
 }
@@ -238,6 +242,14 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
 
   const endpoint = await createEndpoint(t.app, vendor, { url: markers.webhookUrl });
   const delivery = await insertWebhookDelivery(t.db, endpoint.id, { createdAt: t.clock.now().getTime() });
+  const member = await addTeamMember(t, vendor, 'staff');
+  const invitation = await inviteMember(
+    t.app,
+    vendor,
+    `invited-${tag}-${markers.phone.slice(-6)}@example.com`,
+    'staff',
+  );
+  expect(invitation.statusCode, invitation.body).toBe(201);
 
   const promo = await api({
     method: 'POST',
@@ -267,6 +279,8 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     endpointId: endpoint.id,
     webhookSecret: endpoint.secret,
     deliveryId: delivery.deliveryId,
+    member,
+    invitationId: invitation.json().id,
     promoCodeId: promo.json().id,
   };
 }

@@ -16,6 +16,7 @@ const SignUp = lazy(() => import('./pages/signup.tsx').then((m) => m.SignUpPage)
 const Account = lazy(() => import('./pages/account.tsx').then((m) => m.AccountPage));
 const ForgotPassword = lazy(() => import('./pages/password-reset.tsx').then((m) => m.ForgotPasswordPage));
 const ResetPassword = lazy(() => import('./pages/password-reset.tsx').then((m) => m.ResetPasswordPage));
+const Join = lazy(() => import('./pages/join.tsx').then((m) => m.JoinPage));
 const MyBookings = lazy(() => import('./pages/bookings.tsx').then((m) => m.MyBookingsPage));
 const Vendor = lazy(() => import('./vendor/index.tsx').then((m) => m.VendorApp));
 const Embed = lazy(() => import('./embed/index.tsx').then((m) => m.EmbedApp));
@@ -36,6 +37,7 @@ const routes = {
   account: inSite(Account),
   forgotPassword: inSite(ForgotPassword),
   resetPassword: inSite(ResetPassword),
+  join: inSite(Join),
   myBookings: inSite(MyBookings),
   listing: inSite(Listing),
   storefront: inSite(Storefront),
@@ -55,6 +57,7 @@ function App() {
             <Route path="/account" component={routes.account} />
             <Route path="/forgot-password" component={routes.forgotPassword} />
             <Route path="/reset-password" component={routes.resetPassword} />
+            <Route path="/join" component={routes.join} />
             <Route path="/bookings" component={routes.myBookings} />
             <Route path="/bookings/:id" component={routes.myBookings} />
             <Route path="/equipment/:public_id" component={routes.listing} />

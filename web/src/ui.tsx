@@ -68,6 +68,37 @@ export function Field({ label, value, onValue, error, hint, ...input }: InputPro
   );
 }
 
+/**
+ * A field for a new password (sign-up, joining a team, a reset, a change): the browser may offer to make
+ * one up, and the hint states the API's rule, whose refusals show at the field.
+ */
+export function NewPasswordField({
+  label = 'Password',
+  value,
+  onValue,
+  error,
+  hint = 'At least 8 characters, not only digits.',
+}: {
+  label?: string;
+  value: string;
+  onValue: (value: string) => void;
+  error?: string[];
+  hint?: string;
+}) {
+  return (
+    <Field
+      label={label}
+      type="password"
+      autoComplete="new-password"
+      required
+      value={value}
+      onValue={onValue}
+      error={error}
+      hint={hint}
+    />
+  );
+}
+
 type SelectProps = {
   required?: boolean;
   disabled?: boolean;

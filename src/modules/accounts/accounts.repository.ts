@@ -1,6 +1,12 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { cacheVersion } from '../../db/cache-versions.ts';
-import type { Db, PasswordResetTokensTable, UsersTable, VendorProfilesTable } from '../../db/database.ts';
+import type {
+  Db,
+  PasswordResetTokensTable,
+  UsersTable,
+  VendorProfilesTable,
+  VendorRole,
+} from '../../db/database.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
@@ -17,25 +23,24 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
 
 /**
  * What authentication needs of a user, in one indexed lookup; it runs on every authenticated request, so
- * it is prepared once, and the vendor profile comes from a scalar subquery (on SQLite a join cost
- * several times as much, see docs/performance.md).
+ * it is prepared once. The vendor and the team role are columns of the user row itself (migration
+ * 2026112905), so the permission table's check reads them with the user, at no extra query.
  */
 const authUserQuery = preparedQuery(
   (db, a: { id: number }) =>
     db
       .selectFrom('users')
-      .select((eb) => [
+      .select([
         'users.id',
         'users.email',
         'users.is_vendor',
         'users.is_staff',
-        eb
-          .selectFrom('vendor_profiles')
-          .select('vendor_profiles.id')
-          .whereRef('vendor_profiles.user_id', '=', 'users.id')
-          .as('vendor_id'),
+        'users.vendor_id',
+        'users.vendor_role',
       ])
-      .where('users.id', '=', a.id),
+      .where('users.id', '=', a.id)
+      // a member removed from their team: their access tokens stop working with this very lookup
+      .where('users.deactivated_at', 'is', null),
   ['id'],
 );
 
@@ -83,10 +88,6 @@ export async function insertVendorProfile(
   values: Insertable<VendorProfilesTable>,
 ): Promise<VendorProfileRow> {
   return db.insertInto('vendor_profiles').values(values).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function findProfileByUserId(db: Db, userId: number): Promise<VendorProfileRow | undefined> {
-  return db.selectFrom('vendor_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
 export async function findProfileBySlug(db: Db, slug: string): Promise<VendorProfileRow | undefined> {
@@ -213,5 +214,14 @@ export async function expirePasswordResetTokens(db: Db, userId: number, now: num
     .where('user_id', '=', userId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
+    .execute();
+}
+
+/** Makes the account a vendor's team member in `role` (registration: the owner; joining: the invited role). */
+export async function joinTeam(db: Db, userId: number, vendorId: number, role: VendorRole): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ vendor_id: vendorId, vendor_role: role })
+    .where('id', '=', userId)
     .execute();
 }

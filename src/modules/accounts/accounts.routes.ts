@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { callerOf } from '../../http/auth.ts';
 import { Ref } from '../../http/schemas.ts';
+import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
 import * as schemas from './accounts.schemas.ts';
 import * as accounts from './accounts.service.ts';
 
@@ -191,20 +192,20 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
   app.get(
     '/vendor-profile/me/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
       schema: {
         tags,
         summary: "Get the caller's vendor profile",
         response: { 200: Ref(schemas.VendorProfileSchema) },
       },
     },
-    async (request) => accounts.getOwnProfile(deps, callerOf(request).id),
+    async (request) => accounts.getOwnProfile(deps, callerOf(request)),
   );
 
   app.patch(
     '/vendor-profile/me/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "Update the caller's vendor profile",
@@ -217,6 +218,6 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<AccountsRoutesOptions> = 
         response: { 200: Ref(schemas.VendorProfileSchema) },
       },
     },
-    async (request) => accounts.updateOwnProfile(deps, callerOf(request).id, request.body),
+    async (request) => accounts.updateOwnProfile(deps, callerOf(request), request.body),
   );
 };

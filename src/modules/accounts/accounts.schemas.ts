@@ -3,10 +3,10 @@ import { DateTimeOut, Named, Nullable, Ref, serviceChecks, Text } from '../../ht
 import { MAX_INTERVALS_A_DAY } from '../../lib/opening-hours.ts';
 import { WEEKDAYS } from '../../lib/schedule.ts';
 
-const Email = Type.String({ format: 'email', maxLength: 254 });
+export const Email = Type.String({ format: 'email', maxLength: 254 });
 // The service checks a new password (passwords.ts) and names each rule it breaks; the document states
 // the same rules.
-const NewPassword = Type.String({
+export const NewPassword = Type.String({
   minLength: 1,
   maxLength: 1024,
   writeOnly: true,
@@ -147,6 +147,11 @@ const userFieldsOut = {
   phone_number: Type.String(),
   is_vendor: Type.Boolean(),
   is_customer: Type.Boolean(),
+  vendor_role: Nullable(
+    Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('staff')], {
+      description: "a vendor account's role on its vendor's team (decisions §25); null for customers",
+    }),
+  ),
 };
 
 const CUSTOMER_EXAMPLE = {
@@ -157,6 +162,7 @@ const CUSTOMER_EXAMPLE = {
   phone_number: '',
   is_vendor: false,
   is_customer: true,
+  vendor_role: null,
   vendor_profile: null,
   date_joined: '2026-05-02T10:30:00.000Z',
 };
@@ -169,7 +175,11 @@ export const UserSchema = Named(
       vendor_profile: Nullable(Ref(VendorProfileSchema)),
       date_joined: DateTimeOut,
     },
-    { description: 'An account; vendor_profile is set for vendors only.', examples: [CUSTOMER_EXAMPLE] },
+    {
+      description:
+        "An account; vendor_profile is set for vendor accounts only: for a team member, its vendor's.",
+      examples: [CUSTOMER_EXAMPLE],
+    },
   ),
 );
 
@@ -189,6 +199,7 @@ export const VendorUserSchema = Named(
           last_name: 'Marin',
           is_vendor: true,
           is_customer: false,
+          vendor_role: 'owner',
           vendor_profile: PROFILE_EXAMPLE,
         },
       ],

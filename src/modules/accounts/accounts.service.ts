@@ -4,7 +4,7 @@ import type { Database, Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inReadSnapshot, inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
-import { AppError, invalidFields, notFound } from '../../http/errors.ts';
+import { AppError, invalidFields, notFound, permissionDenied } from '../../http/errors.ts';
 import { bodyErrors } from '../../http/validation.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime, HOUR_MS } from '../../lib/datetime.ts';
@@ -19,6 +19,7 @@ import * as repo from './accounts.repository.ts';
 import { StaffAccountInput } from './accounts.schemas.ts';
 import { hashForTimingEqualisation, hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
+import { profileChangeRefusal } from './team-rules.ts';
 import { issueToken, type TokenKeys, verifyToken } from './tokens.ts';
 import {
   DEFAULT_CURRENCY,
@@ -47,7 +48,8 @@ export function createAccountsDeps(deps: Omit<AccountsDeps, 'authUserById'>): Ac
       email: row.email,
       isVendor: row.is_vendor === 1,
       isStaff: row.is_staff === 1,
-      vendorId: row.vendor_id ?? null,
+      vendorId: row.vendor_id,
+      vendorRole: row.vendor_role,
     })),
   };
 }
@@ -146,6 +148,7 @@ function toUser(row: repo.UserRow, profile: repo.VendorProfileRow | undefined) {
     phone_number: row.phone_number,
     is_vendor: row.is_vendor === 1,
     is_customer: row.is_vendor === 0,
+    vendor_role: row.vendor_role,
     vendor_profile: profile ? toVendorProfile(profile) : null,
     date_joined: formatDateTime(row.date_joined),
   };
@@ -154,7 +157,7 @@ export type User = ReturnType<typeof toUser>;
 
 // --- registration ---------------------------------------------------------------------------------------
 
-const normaliseEmail = (email: string) => email.trim().toLowerCase();
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /**
  * The currency and time zone given in a profile write, normalised (see vendor-locale.ts); absent ones stay
@@ -178,12 +181,12 @@ function localeOf(input: ProfileInput): { currency?: string; time_zone?: string 
 }
 
 /** Refuses a new password that breaks a rule, naming `field` (the body field that carried it). */
-function checkPassword(password: string, email: string, field = 'password'): void {
+export function checkPassword(password: string, email: string, field = 'password'): void {
   const problems = passwordProblems(password, email);
   if (problems.length) throw invalidFields({ [field]: problems });
 }
 
-async function createUser(
+export async function createUser(
   trx: Db,
   input: UserInput,
   isVendor: boolean,
@@ -264,7 +267,10 @@ export async function registerVendor(
       created_at: now,
       updated_at: now,
     } as Parameters<typeof repo.insertVendorProfile>[1]);
-    return { ...toUser(user, undefined), vendor_profile: toVendorProfile(profile) };
+    // the account that registers the vendor is its team's owner (decisions §25)
+    await repo.joinTeam(trx, user.id, profile.id, 'owner');
+    const owner = { ...user, vendor_id: profile.id, vendor_role: 'owner' as const };
+    return { ...toUser(owner, undefined), vendor_profile: toVendorProfile(profile) };
   });
 }
 
@@ -307,7 +313,8 @@ export async function login(deps: AccountsDeps, email: string, password: string)
   const user = await repo.findUserByEmail(deps.db, normaliseEmail(email));
   // An unknown email still pays for one hash verification, so timing does not tell which emails exist.
   const ok = await verifyPassword(user?.password_hash ?? (await hashForTimingEqualisation()), password);
-  if (!user || !ok) throw badCredentials();
+  // a member removed from their team can no longer sign in: the same answer as a wrong password
+  if (!user || !ok || user.deactivated_at !== null) throw badCredentials();
   return issuePair(deps, deps.db, user.id);
 }
 
@@ -320,7 +327,8 @@ export async function refresh(deps: AccountsDeps, token: string): Promise<TokenP
   const { userId, jti } = await verifyToken(deps.keys, token, 'refresh', now);
   const outcome = await inTransaction(deps.db, async (trx) => {
     if (await repo.revokeRefreshToken(trx, jti, now)) {
-      if (!(await repo.findUserById(trx, userId))) return 'gone' as const;
+      const user = await repo.findUserById(trx, userId);
+      if (!user || user.deactivated_at !== null) return 'gone' as const;
       return issuePair(deps, trx, userId);
     }
     const stored = await repo.findRefreshToken(trx, jti);
@@ -367,25 +375,36 @@ export async function getMe(deps: AccountsDeps, userId: number): Promise<User> {
   return inReadSnapshot(deps.db, async (db) => {
     const user = await repo.findUserById(db, userId);
     if (!user) throw notFound();
-    return toUser(user, await repo.findProfileByUserId(db, userId));
+    return toUser(user, await profileOf(db, user.vendor_id));
   });
 }
 
-export async function getOwnProfile(deps: AccountsDeps, userId: number): Promise<VendorProfile> {
-  const profile = await repo.findProfileByUserId(deps.db, userId);
+/** The profile of the vendor whose team the account is on (undefined: no vendor). */
+const profileOf = async (db: Db, vendorId: number | null) =>
+  vendorId === null ? undefined : repo.findProfileById(db, vendorId);
+
+/** The profile of the caller's vendor, whoever of its team asks. */
+async function callerProfile(db: Db, caller: AuthUser): Promise<repo.VendorProfileRow> {
+  const profile = await profileOf(db, caller.vendorId);
   if (!profile) throw notFound('Vendor profile not found.');
-  return toVendorProfile(profile);
+  return profile;
+}
+
+export async function getOwnProfile(deps: AccountsDeps, caller: AuthUser): Promise<VendorProfile> {
+  return toVendorProfile(await callerProfile(deps.db, caller));
 }
 
 export async function updateOwnProfile(
   deps: AccountsDeps,
-  userId: number,
+  caller: AuthUser,
   input: ProfileInput & HoldSettings,
 ): Promise<VendorProfile> {
-  const profile = await repo.findProfileByUserId(deps.db, userId);
-  if (!profile) throw notFound('Vendor profile not found.');
+  const profile = await callerProfile(deps.db, caller);
+  const locale = localeOf(input);
+  const refusal = profileChangeRefusal(caller.vendorRole, profile, locale);
+  if (refusal) throw permissionDenied(refusal);
   const changes: ProfileInput & ReturnType<typeof holdSettingsOf> = {
-    ...localeOf(input),
+    ...locale,
     ...holdSettingsOf(input),
   };
   for (const field of PROFILE_FIELDS) if (input[field] !== undefined) changes[field] = input[field].trim();
@@ -413,7 +432,7 @@ export async function updateMe(deps: AccountsDeps, userId: number, input: MeInpu
   if (!Object.keys(changes).length) return getMe(deps, userId);
   const user = await repo.updateUser(deps.db, userId, { ...changes, updated_at: deps.clock.now().getTime() });
   if (!user) throw notFound();
-  return toUser(user, await repo.findProfileByUserId(deps.db, userId));
+  return toUser(user, await profileOf(deps.db, user.vendor_id));
 }
 
 // --- passwords: change and reset --------------------------------------------------------------------------
@@ -470,7 +489,7 @@ export async function issuePasswordResetToken(
   now: number,
 ): Promise<{ token: string; userId: number; email: string } | undefined> {
   const user = await repo.findUserByEmail(trx, normaliseEmail(email));
-  if (!user) return undefined;
+  if (!user || user.deactivated_at !== null) return undefined;
   const token = randomBytes(32).toString('base64url');
   await repo.insertPasswordResetToken(trx, {
     user_id: user.id,

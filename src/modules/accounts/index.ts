@@ -13,5 +13,7 @@ export {
   type VendorProfile,
 } from './accounts.service.ts';
 export { slugify } from './slug.ts';
+export { teamRoutes } from './team.routes.ts';
+export { issueInvitationToken } from './team.service.ts';
 export { loadSigningKey, type TokenKeys } from './tokens.ts';
 export { webSessionRoutes } from './web-session.routes.ts';

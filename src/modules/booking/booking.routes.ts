@@ -4,6 +4,7 @@ import { callerOf } from '../../http/auth.ts';
 import { clientOf } from '../../http/client.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
+import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
 import * as schemas from './booking.schemas.ts';
 import * as bookings from './booking.service.ts';
 import { QuoteSchema } from './prices.schemas.ts';
@@ -23,7 +24,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.get(
     '/vendor/slots/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags: slotTags,
         summary: "List the caller's availability slots",
@@ -42,7 +43,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.post(
     '/vendor/slots/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags: slotTags,
         summary: 'Create an availability slot on one of the caller’s listings',
@@ -57,7 +58,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.get(
     '/vendor/slots/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags: slotTags,
         summary: 'Get one of the caller’s availability slots',
@@ -71,7 +72,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.patch(
     '/vendor/slots/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       preValidation: async (request) => {
         request.body ??= {};
       },
@@ -91,7 +92,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
   app.delete(
     '/vendor/slots/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags: slotTags,
         summary: 'Delete a slot',
@@ -250,7 +251,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
     app.post(
       `/bookings/:id/${action}/`,
       {
-        config: { auth: 'vendor' },
+        config: { auth: 'vendor', roles: EVERY_MEMBER },
         // every field is optional, so a POST without a body means "no fields"
         preValidation: async (request) => {
           request.body ??= {};
@@ -299,7 +300,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
     app.post(
       `/bookings/:id/${path}/`,
       {
-        config: { auth },
+        config: auth === 'vendor' ? { auth, roles: MANAGERS } : { auth },
         preValidation: async (request) => {
           request.body ??= {};
         },

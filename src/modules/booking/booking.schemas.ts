@@ -192,7 +192,13 @@ export const StatusHistoryEntrySchema = Named(
     from_status: Nullable(BookingStatusSchema),
     to_status: BookingStatusSchema,
     note: Type.String(),
-    actor_id: Nullable(Type.Integer()),
+    actor_id: Nullable(
+      Type.Integer({
+        description:
+          'the user id of the account that made the change: the team member who acted for the vendor ' +
+          '(decisions §25), or the customer; null for the expiry sweep and the payment gateway',
+      }),
+    ),
     created_at: DateTimeOut,
   }),
 );
@@ -349,6 +355,7 @@ const REFUND_EXAMPLE = {
   currency: 'usd',
   reason: 'requested_by_customer',
   status: 'succeeded',
+  actor_id: 7,
   created_at: '2026-05-06T10:00:00.000Z',
   updated_at: '2026-05-06T10:00:00.000Z',
 };
@@ -377,6 +384,13 @@ export const RefundSchema = Named(
           'pending while the gateway has not answered (its amount is already reserved; a pending refund is ' +
           'completed at the next start-up or by charge.refunded, never twice); failed frees the amount',
       }),
+      actor_id: Nullable(
+        Type.Integer({
+          description:
+            'the account whose request made the refund: the team member who refunded or cancelled for the ' +
+            'vendor, the customer for their cancel; null when nobody asked (the gateway, a late payment)',
+        }),
+      ),
       created_at: DateTimeOut,
       updated_at: DateTimeOut,
     },

@@ -96,6 +96,8 @@ export interface Refund {
   currency: string;
   reason: RefundReason;
   status: RefundStatus;
+  /** the account whose request made it (a team member, or the customer); null when nobody asked */
+  actor_id: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -127,6 +129,8 @@ export interface CancellationRefunds {
     amountOf: (paid: PaidAmount) => number,
     reason: CancelRefundReason,
     now: number,
+    /** the account whose cancel makes the refund (recorded on it) */
+    actorId: number,
   ): Promise<number | undefined>;
   /** After the commit: the gateway's refund and its recorded outcome. */
   complete(refundId: number): Promise<Refund>;
@@ -810,13 +814,14 @@ export async function cancelInTransaction(
   );
   const refundId =
     action === 'vendor_cancel'
-      ? await deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now)
+      ? await deps.refunds.reserve(trx, id, vendorCancelRefund, 'cancelled_by_vendor', now, caller.id)
       : await deps.refunds.reserve(
           trx,
           id,
           customerCancelRefund(await cancellationPolicyOf(trx, id), found.starts_at, now),
           'requested_by_customer',
           now,
+          caller.id,
         );
   const involved = refundId === undefined ? {} : await deps.refunds.describe(trx, refundId);
   return { booking: await recordBookingEvent(trx, id, [STATUS_EVENTS[to]], now, involved), refundId };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
+import { EVERY_MEMBER } from '../../http/team-roles.ts';
 import { BookingSchema } from './booking.schemas.ts';
 import { type ManifestDeps, setAttendance, vendorManifest } from './day-of-trip.service.ts';
 import { Manifest, ManifestCsv, ManifestQuery } from './manifest.schemas.ts';
@@ -18,7 +19,7 @@ export const dayOfTripRoutes: FastifyPluginAsyncTypebox<DayOfTripRoutesOptions> 
   app.post(
     '/bookings/:id/attendance/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
       schema: {
         tags,
         summary: 'Record who came: check in, no-show, returned, or undo (the listing’s vendor)',
@@ -39,7 +40,7 @@ export const dayOfTripRoutes: FastifyPluginAsyncTypebox<DayOfTripRoutesOptions> 
   app.get(
     '/vendor/manifest/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
       // A busy day is hundreds of booking objects, each with a dozen nullable members that the compiled
       // serializer checks one by one; the service builds every member itself (toBooking), so the answer
       // is written as it is, several times faster. The schema still documents it.
@@ -57,7 +58,7 @@ export const dayOfTripRoutes: FastifyPluginAsyncTypebox<DayOfTripRoutesOptions> 
   app.get(
     '/vendor/manifest/export/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
       schema: {
         tags,
         summary: "The caller's manifest of a local date as CSV, one row per booking",

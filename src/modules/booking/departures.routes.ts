@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchema } from 'fastify';
 import { callerOf } from '../../http/auth.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
+import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
 import type { BookingDeps } from './booking.service.ts';
 import * as schemas from './departures.schemas.ts';
 import { listPublicDepartures } from './departures.service.ts';
@@ -54,7 +55,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox<DepartureRoutesOptions> 
   app.get(
     '/vendor/offerings/:id/departures/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
       schema: doc({
         tags,
         summary: "List one of the caller's offerings' departures with seats sold",
@@ -72,7 +73,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox<DepartureRoutesOptions> 
   app.patch(
     '/vendor/offerings/:id/departures/:starts_at/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       preValidation: async (request) => {
         request.body ??= {};
       },
@@ -95,7 +96,8 @@ export const departureRoutes: FastifyPluginAsyncTypebox<DepartureRoutesOptions> 
   app.get(
     '/vendor/offerings/:id/departures/:starts_at/cancellation/',
     {
-      config: { auth: 'vendor' },
+      // the confirmation of a cancel, which only those who may cancel see
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: doc({
         tags,
         summary: 'What cancelling one departure would do now',
@@ -113,7 +115,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox<DepartureRoutesOptions> 
   app.post(
     '/vendor/offerings/:id/departures/:starts_at/cancel/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       preValidation: async (request) => {
         request.body ??= {};
       },

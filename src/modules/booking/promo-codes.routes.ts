@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { callerOf } from '../../http/auth.ts';
 import { PageQuery, pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
+import { MANAGERS } from '../../http/team-roles.ts';
 import {
   CreatePromoCodeBody,
   PromoCodePage,
@@ -21,7 +22,7 @@ export const promoCodeRoutes: FastifyPluginAsyncTypebox<{ deps: promos.PromoCode
   app.get(
     '/vendor/promo-codes/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "List the caller's promo codes",
@@ -40,7 +41,7 @@ export const promoCodeRoutes: FastifyPluginAsyncTypebox<{ deps: promos.PromoCode
   app.post(
     '/vendor/promo-codes/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: 'Create a promo code',
@@ -55,7 +56,7 @@ export const promoCodeRoutes: FastifyPluginAsyncTypebox<{ deps: promos.PromoCode
   app.get(
     '/vendor/promo-codes/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: 'Get one of the caller’s promo codes',
@@ -69,7 +70,7 @@ export const promoCodeRoutes: FastifyPluginAsyncTypebox<{ deps: promos.PromoCode
   app.patch(
     '/vendor/promo-codes/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       preValidation: async (request) => {
         request.body ??= {};
       },
@@ -91,7 +92,7 @@ export const promoCodeRoutes: FastifyPluginAsyncTypebox<{ deps: promos.PromoCode
   app.delete(
     '/vendor/promo-codes/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: 'Delete a promo code',

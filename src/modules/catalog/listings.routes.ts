@@ -5,6 +5,7 @@ import { callerOf } from '../../http/auth.ts';
 import { permissionDenied } from '../../http/errors.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
+import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
 import type { KindDescriptor } from './kinds.ts';
 import type { ListingResponses } from './listings.responses.ts';
 import { listingSchemas, MAX_TRACKING_LENGTH, TRACKING_PARAMS, withArticle } from './listings.schemas.ts';
@@ -126,7 +127,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
   app.get(
     `/vendor/${collection}/`,
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
       schema: doc({
         tags,
         summary: `List the caller's ${plural}`,
@@ -148,7 +149,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
   app.post(
     `/vendor/${collection}/`,
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: doc({
         tags,
         summary: `Create ${withArticle(noun.toLowerCase())}`,
@@ -163,7 +164,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
   app.get(
     `/vendor/${collection}/:id/`,
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: EVERY_MEMBER },
       schema: doc({
         tags,
         summary: `Get one of the caller's ${plural}`,
@@ -177,7 +178,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
   app.put(
     `/vendor/${collection}/:id/`,
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: doc({
         tags,
         summary: `Replace one of the caller's ${plural}`,
@@ -194,7 +195,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
   app.patch(
     `/vendor/${collection}/:id/`,
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: doc({
         tags,
         summary: `Update some fields of one of the caller's ${plural}`,
@@ -210,7 +211,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<ListingRoutesOptions> = as
   app.delete(
     `/vendor/${collection}/:id/`,
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: doc({
         tags,
         summary: `Archive one of the caller's ${plural}`,

@@ -4,6 +4,7 @@ import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fasti
 import { Type } from 'typebox';
 import { AppError, invalidFields } from '../../http/errors.ts';
 import { Ref } from '../../http/schemas.ts';
+import { MANAGERS } from '../../http/team-roles.ts';
 import { validatorCompiler } from '../../http/validation.ts';
 import type { KindDescriptor } from './kinds.ts';
 import { vendorIdOf } from './listings.routes.ts';
@@ -92,7 +93,7 @@ export const photoRoutes: FastifyPluginAsyncTypebox<PhotoRoutesOptions> = async 
     upload.post(
       `${base}/`,
       {
-        config: { auth: 'vendor' },
+        config: { auth: 'vendor', roles: MANAGERS },
         validatorCompiler: uploadValidatorCompiler,
         schema: doc({
           tags,
@@ -114,7 +115,7 @@ export const photoRoutes: FastifyPluginAsyncTypebox<PhotoRoutesOptions> = async 
   app.patch(
     `${base}/:photo_id/`,
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: doc({
         tags,
         summary: `Change the alt text or position of a photo of ${listing}`,
@@ -137,7 +138,7 @@ export const photoRoutes: FastifyPluginAsyncTypebox<PhotoRoutesOptions> = async 
   app.delete(
     `${base}/:photo_id/`,
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: doc({
         tags,
         summary: `Delete a photo of ${listing}`,

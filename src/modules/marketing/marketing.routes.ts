@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
 import { Ref } from '../../http/schemas.ts';
+import { MANAGERS } from '../../http/team-roles.ts';
 import * as analytics from './analytics.service.ts';
 import { type ClickTrackingDeps, trackListingClick } from './clicks.service.ts';
 import { clicksAsCsv } from './clicks-csv.ts';
@@ -44,7 +45,7 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
   app.get(
     '/vendor/clicks/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "List the caller's listing clicks in [from, to)",
@@ -68,7 +69,7 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
   app.get(
     '/vendor/clicks/export/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "Export the caller's listing clicks in [from, to) as CSV",
@@ -95,7 +96,7 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
   app.get(
     '/vendor/summary/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "Summarise the clicks and click-to-booking conversion of the caller's listings",
@@ -110,7 +111,7 @@ export const marketingRoutes: FastifyPluginAsyncTypebox<MarketingRoutesOptions> 
   app.get(
     '/vendor/timeseries/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "The caller's clicks, bookings and revenue per local date of their time zone",

@@ -1,6 +1,11 @@
-import { type EventBody, PASSWORD_RESET_EVENT } from '../../outbox/events.ts';
+import {
+  type EventBody,
+  type InvitationEventData,
+  PASSWORD_RESET_EVENT,
+  TEAM_INVITATION_EVENT,
+} from '../../outbox/events.ts';
 import type { AttemptOutcome, DeliveryAttempt, DeliveryChannel } from './channel.ts';
-import { type BookingEventData, bookingMail, passwordResetMail } from './mail-messages.ts';
+import { type BookingEventData, bookingMail, invitationMail, passwordResetMail } from './mail-messages.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
 
 // The email channel of the outbox worker: one attempt of one mail delivery. The message is built anew from
@@ -39,6 +44,12 @@ function messageOf({ delivery, event }: DeliveryAttempt, publicUrl: string): Mai
   const to = delivery.recipient;
   if (!to) throw new Error('the delivery has no recipient');
   const role = delivery.recipient_role;
+  if (role === 'invitee') {
+    if (event.type !== TEAM_INVITATION_EVENT) throw new Error(`no invitation mail for ${event.type}`);
+    if (!delivery.secret) throw new Error('the invitation token is gone (the delivery was finished)');
+    const { data } = JSON.parse(event.payload) as EventBody<InvitationEventData>;
+    return invitationMail({ invitation: data, token: delivery.secret, publicUrl });
+  }
   if (role === 'account') {
     if (event.type !== PASSWORD_RESET_EVENT) throw new Error(`no account mail for ${event.type}`);
     if (!delivery.secret) throw new Error('the reset token is gone (the delivery was finished)');

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageQuery, pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
+import { MANAGERS } from '../../http/team-roles.ts';
 import { vendorIdOf } from '../catalog/index.ts';
 import * as schemas from './endpoints.schemas.ts';
 import * as endpoints from './endpoints.service.ts';
@@ -16,7 +17,7 @@ export const endpointsRoutes: FastifyPluginAsyncTypebox<{ deps: endpoints.Endpoi
   app.get(
     '/endpoints/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "List the caller's webhook endpoints",
@@ -35,7 +36,7 @@ export const endpointsRoutes: FastifyPluginAsyncTypebox<{ deps: endpoints.Endpoi
   app.post(
     '/endpoints/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: 'Add a webhook endpoint',
@@ -52,7 +53,7 @@ export const endpointsRoutes: FastifyPluginAsyncTypebox<{ deps: endpoints.Endpoi
   app.get(
     '/endpoints/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: 'Get a webhook endpoint',
@@ -66,7 +67,7 @@ export const endpointsRoutes: FastifyPluginAsyncTypebox<{ deps: endpoints.Endpoi
   app.patch(
     '/endpoints/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: 'Update a webhook endpoint',
@@ -82,7 +83,7 @@ export const endpointsRoutes: FastifyPluginAsyncTypebox<{ deps: endpoints.Endpoi
   app.delete(
     '/endpoints/:id/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: 'Delete a webhook endpoint',
@@ -100,7 +101,7 @@ export const endpointsRoutes: FastifyPluginAsyncTypebox<{ deps: endpoints.Endpoi
   app.post(
     '/endpoints/:id/rotate-secret/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "Replace a webhook endpoint's signing secret",
@@ -117,7 +118,7 @@ export const endpointsRoutes: FastifyPluginAsyncTypebox<{ deps: endpoints.Endpoi
   app.get(
     '/endpoints/:id/deliveries/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "A webhook endpoint's delivery log",
@@ -142,7 +143,7 @@ export const endpointsRoutes: FastifyPluginAsyncTypebox<{ deps: endpoints.Endpoi
   app.post(
     '/deliveries/:id/redeliver/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       schema: {
         tags,
         summary: "Send a delivery's event to its endpoint again",

@@ -1,4 +1,4 @@
-import type { EventBody, EventType } from '../../outbox/events.ts';
+import type { EventBody, EventType, InvitationEventData } from '../../outbox/events.ts';
 import { EVENT_TYPES } from '../../outbox/events.ts';
 import type { Booking, Refund } from '../booking/index.ts';
 import type { MailMessage } from './mailer.ts';
@@ -217,6 +217,32 @@ export function passwordResetMail(input: { to: string; token: string; publicUrl:
       ],
       [],
       { href: link, text: 'Choose a new password' },
+    ),
+  };
+}
+
+/** A team invitation's mail (decisions §25): the link to the join page that carries the single-use `token`. */
+export function invitationMail(input: {
+  invitation: InvitationEventData;
+  token: string;
+  publicUrl: string;
+}): MailMessage {
+  const { invitation } = input;
+  const link = `${input.publicUrl}/join?token=${encodeURIComponent(input.token)}`;
+  return {
+    to: invitation.email,
+    subject: `Join ${invitation.business_name} on Waterbook`,
+    ...bodies(
+      [
+        `${invitation.invited_by} invites you to join the team of ${invitation.business_name} on Waterbook as ${invitation.role}.`,
+        'To accept, open the link below and choose your name and password. It works once.',
+        'If you did not expect this, ignore this email: no account is made.',
+      ],
+      [
+        { label: 'Role', value: invitation.role },
+        { label: 'Valid until', value: localTime(invitation.expires_at, invitation.time_zone) },
+      ],
+      { href: link, text: 'Join the team' },
     ),
   };
 }

@@ -9,7 +9,13 @@ import type {
 } from '../../db/database.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { type EventBody, type EventType, PASSWORD_RESET_EVENT } from '../../outbox/events.ts';
+import {
+  type EventBody,
+  type EventType,
+  type InvitationEventData,
+  PASSWORD_RESET_EVENT,
+  TEAM_INVITATION_EVENT,
+} from '../../outbox/events.ts';
 import type { AttemptOutcome, DeliveryAttempt, DeliveryChannel, DeliveryRow } from './channel.ts';
 import { findEndpoint } from './endpoints.repository.ts';
 import * as repo from './outbox.repository.ts';
@@ -41,6 +47,12 @@ export interface OutboxWorkerDeps {
     email: string,
     now: number,
   ) => Promise<{ token: string; email: string } | undefined>;
+  /** a team invitation's token, if the invitation is still open (the accounts module) */
+  issueInvitationToken: (
+    trx: Db,
+    invitationId: number,
+    now: number,
+  ) => Promise<{ token: string } | undefined>;
   /** seconds to wait before each retry (WEBHOOK_RETRY_SCHEDULE) */
   retrySchedule: readonly number[];
   /** how long a claimed attempt is held before another process may try it again */
@@ -159,6 +171,14 @@ async function deliveriesOf(
     if (!issued) return [];
     return [
       { ...base, channel: 'email', recipient: issued.email, recipient_role: 'account', secret: issued.token },
+    ];
+  }
+  if (event.type === TEAM_INVITATION_EVENT) {
+    const { data } = JSON.parse(event.payload) as EventBody<InvitationEventData>;
+    const issued = await deps.issueInvitationToken(trx, data.invitation_id, now);
+    if (!issued) return [];
+    return [
+      { ...base, channel: 'email', recipient: data.email, recipient_role: 'invitee', secret: issued.token },
     ];
   }
   const type = event.type as EventType;

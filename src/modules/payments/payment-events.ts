@@ -17,6 +17,7 @@ export function toRefund(row: repo.RefundRow): Refund {
     currency: row.currency,
     reason: row.reason,
     status: row.status,
+    actor_id: row.actor_id,
     created_at: formatDateTime(row.created_at),
     updated_at: formatDateTime(row.updated_at),
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.ts';
 import { Ref } from '../../http/schemas.ts';
+import { MANAGERS } from '../../http/team-roles.ts';
 import { RefundSchema } from '../booking/index.ts';
 import { SIGNATURE_HEADER } from './gateway.ts';
 import type { PaymentsDeps } from './payments.deps.ts';
@@ -84,7 +85,7 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/:payment_id/refunds/',
     {
-      config: { auth: 'vendor' },
+      config: { auth: 'vendor', roles: MANAGERS },
       preValidation: async (request) => {
         request.body ??= {};
       },

@@ -49,6 +49,7 @@ async function reserveRefund(
   reason: RefundReason,
   note: string,
   now: number,
+  actorId: number | null,
 ): Promise<number> {
   const remaining = remainingCents(payment, await repo.refundsOf(trx, [payment.id]));
   if (amountCents > remaining)
@@ -62,6 +63,7 @@ async function reserveRefund(
     reason,
     status: 'pending',
     note,
+    actor_id: actorId,
     created_at: now,
     updated_at: now,
   });
@@ -139,8 +141,8 @@ export function cancellationRefunds(deps: PaymentsDeps): CancellationRefunds {
     lockPayments: async (trx, bookingId) => {
       await repo.lockPaymentsOfBooking(trx, bookingId);
     },
-    reserve: (trx, bookingId, amountOf, reason, now) =>
-      reservePaidBookingRefund(trx, bookingId, amountOf, reason, now),
+    reserve: (trx, bookingId, amountOf, reason, now, actorId) =>
+      reservePaidBookingRefund(trx, bookingId, amountOf, reason, now, actorId),
     paid: async (db, bookingId) => {
       const paid = (await repo.paymentsOfBooking(db, bookingId)).find((p) =>
         REFUNDABLE_STATUSES.includes(p.status),
@@ -163,6 +165,7 @@ async function reservePaidBookingRefund(
   amountOf: (paid: PaidAmount) => number,
   reason: CancelRefundReason | 'expired',
   now: number,
+  actorId: number | null,
 ): Promise<number | undefined> {
   const paid = (await repo.lockPaymentsOfBooking(trx, bookingId)).find((p) =>
     REFUNDABLE_STATUSES.includes(p.status),
@@ -170,7 +173,7 @@ async function reservePaidBookingRefund(
   if (!paid) return undefined;
   const amount = cappedRefundCents(paidAmount(paid, await repo.refundsOf(trx, [paid.id])), amountOf);
   if (amount <= 0) return undefined;
-  return reserveRefund(trx, paid, amount, reason, '', now);
+  return reserveRefund(trx, paid, amount, reason, '', now, actorId);
 }
 
 /**
@@ -198,7 +201,7 @@ export async function refundLatePayment(
   if (!reason) return undefined;
   const remaining = remainingCents(payment, await repo.refundsOf(trx, [payment.id]));
   if (remaining <= 0) return undefined;
-  return reserveRefund(trx, payment, remaining, reason, '', now);
+  return reserveRefund(trx, payment, remaining, reason, '', now, null);
 }
 
 /**
@@ -268,7 +271,8 @@ export async function refundPayment(
     const remaining = remainingCents(payment, await repo.refundsOf(trx, [payment.id]));
     const amount = amountCents ?? remaining;
     if (amount <= 0) throw invalidFields({ amount: 'Nothing of this payment remains to refund.' });
-    return reserveRefund(trx, payment, amount, 'vendor_initiated', input.note ?? '', now);
+    // the team member who refunds is recorded on the refund (decisions §25)
+    return reserveRefund(trx, payment, amount, 'vendor_initiated', input.note ?? '', now, caller.id);
   });
   return completeRefund(deps, refundId);
 }

@@ -49,6 +49,7 @@ function worker(channels: Record<ChannelName, DeliveryChannel>, overrides: Parti
     channels,
     mailRecipients: (type) => (type === 'booking.requested' ? ['customer', 'vendor'] : []),
     issueResetToken: async () => undefined,
+    issueInvitationToken: async () => undefined,
     retrySchedule: [5, 300],
     claimTimeoutMs: 60_000,
     random: () => 0.5,

@@ -5,7 +5,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api.ts';
 import { type User, useSession } from '../session.tsx';
-import { ErrorMessage, Field, fieldErrors, Loading, Notice, onSubmitRun, Page, useAction } from '../ui.tsx';
+import {
+  ErrorMessage,
+  Field,
+  fieldErrors,
+  Loading,
+  NewPasswordField,
+  Notice,
+  onSubmitRun,
+  Page,
+  useAction,
+} from '../ui.tsx';
 
 /** The fields of PATCH me/, with the browser's autofill names and the API's lengths. */
 const PROFILE_FIELDS = [
@@ -78,11 +88,8 @@ function PasswordForm({ onChanged }: { onChanged: () => void }) {
         onValue={setCurrent}
         error={errors.current_password}
       />
-      <Field
+      <NewPasswordField
         label="New password"
-        type="password"
-        autoComplete="new-password"
-        required
         value={next}
         onValue={setNext}
         error={errors.new_password}

@@ -4,7 +4,16 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, call } from '../api.ts';
-import { ErrorMessage, Field, fieldErrors, Notice, onSubmitRun, Page, useAction } from '../ui.tsx';
+import {
+  ErrorMessage,
+  Field,
+  fieldErrors,
+  NewPasswordField,
+  Notice,
+  onSubmitRun,
+  Page,
+  useAction,
+} from '../ui.tsx';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
@@ -86,11 +95,8 @@ export function ResetPasswordPage() {
         ) : (
           <ErrorMessage error={confirm.error} />
         )}
-        <Field
+        <NewPasswordField
           label="New password"
-          type="password"
-          autoComplete="new-password"
-          required
           value={password}
           onValue={setPassword}
           error={errors.new_password}

@@ -2,7 +2,7 @@ import { useId, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api.ts';
 import { useSession } from '../session.tsx';
-import { ErrorMessage, Field, fieldErrors, onSubmitRun, Page, useAction } from '../ui.tsx';
+import { ErrorMessage, Field, fieldErrors, NewPasswordField, onSubmitRun, Page, useAction } from '../ui.tsx';
 
 /** A customer account by default; "I rent out equipment" registers a vendor with its business name. */
 export function SignUpPage() {
@@ -42,11 +42,7 @@ export function SignUpPage() {
           onValue={setEmail}
           error={errors.email}
         />
-        <Field
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          required
+        <NewPasswordField
           value={password}
           onValue={setPassword}
           error={errors.password}

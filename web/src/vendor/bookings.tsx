@@ -9,6 +9,7 @@ import { dateTime, STATUS_WORDS, statusWord } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Loading, Notice, Page, Select, TextArea } from '../ui.tsx';
 import { useLoad } from './data.ts';
+import { useMay } from './permissions.tsx';
 import { WaiverFacts } from './waiver-facts.tsx';
 
 type Booking = Schemas['Booking'];
@@ -76,7 +77,9 @@ function Actions({ booking, onDone }: { booking: Booking; onDone: () => Promise<
   const canApprove = booking.status === 'requested';
   const canDecline = booking.status === 'requested' || booking.status === 'approved';
   const canCancel = canDecline || booking.status === 'confirmed';
-  if (!canCancel) return null;
+  // a vendor's cancel refunds a paid booking: only the roles that may refund see it (decisions §25)
+  const mayCancel = useMay()('POST /api/v1/booking/bookings/{id}/vendor-cancel/');
+  if (!canCancel || (!canDecline && !mayCancel)) return null;
 
   const run = async (action: Action) => {
     setBusy(true);
@@ -132,9 +135,16 @@ function Actions({ booking, onDone }: { booking: Booking; onDone: () => Promise<
               Decline
             </button>
           )}
-          <button type="button" class="button danger" disabled={busy} onClick={() => setConfirming('cancel')}>
-            Cancel booking
-          </button>
+          {mayCancel && (
+            <button
+              type="button"
+              class="button danger"
+              disabled={busy}
+              onClick={() => setConfirming('cancel')}
+            >
+              Cancel booking
+            </button>
+          )}
         </div>
       )}
     </div>
