@@ -29,6 +29,10 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/global-setup.ts'],
           sequence: { groupOrder: 1 },
+          // A page's next state arrives after the API's answer and a render: vitest's default second is
+          // too short on a busy two-core machine (seen failing on "Confirmed" after a login), and a poll
+          // that succeeds returns as soon as it does.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
