@@ -34,6 +34,7 @@ import {
   departureRoutes,
   listingAvailableFilter,
   promoCodeRoutes,
+  resourceRoutes,
   startExpirySweeper,
 } from './modules/booking/index.ts';
 import { ADVENTURE, catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
@@ -178,6 +179,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   };
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
   await app.register(promoCodeRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
+  await app.register(resourceRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
   for (const segment of [ADVENTURE.pathSegment, ...ADVENTURE.pathAliases])
     await app.register(departureRoutes, {
       prefix: `/api/v1/${segment}`,

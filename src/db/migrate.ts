@@ -35,6 +35,7 @@ import * as idempotencyClaimOwner from './migrations/2026112735-idempotency-clai
 import * as departures from './migrations/2026112801-departures.ts';
 import * as prices from './migrations/2026112803-prices.ts';
 import * as rentalTerms from './migrations/2026112901-rental-terms.ts';
+import * as resources from './migrations/2026113001-resources.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '2026112801-departures': departures,
   '2026112803-prices': prices,
   '2026112901-rental-terms': rentalTerms,
+  '2026113001-resources': resources,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -26,6 +26,7 @@ import {
   departureFacts,
   departureFactsOf,
 } from './departures.repository.ts';
+import { resourceRoomsOf } from './resource-check.ts';
 
 // Departures of scheduled offerings (decisions §19): the public list, and the departure a booking request
 // or an availability check asks for. The schedule makes them (src/lib/schedule.ts), rule 5 of
@@ -62,13 +63,14 @@ export function verdictOf(
   facts: DepartureRangeFacts,
   now: number,
   units = 1,
+  resourceRoom?: number,
 ): DepartureVerdict {
   const override = facts.overrides.get(departure.startsAt);
   // only the bookings starting at its instant can count (rule 5): each departure looks at its own
   const bookings = bookingsByStart(facts).get(departure.startsAt) ?? [];
   return evaluateDeparture(
     termsOf(listing, departure),
-    { bookings, slots: facts.slots, override },
+    { bookings, slots: facts.slots, override, resourceRoom },
     now,
     units,
   );
@@ -129,11 +131,12 @@ export async function departuresWithVerdicts(db: Db, listing: ListingRef, range:
     { from: range.startsAt, to: range.endsAt, durationMs: durationMsOf(listing) },
     now,
   );
+  const rooms = await resourceRoomsOf(db, listing, departures, now);
   return {
     facts,
-    departures: departures.map((departure) => ({
+    departures: departures.map((departure, i) => ({
       departure,
-      verdict: verdictOf(listing, departure, facts, now),
+      verdict: verdictOf(listing, departure, facts, now, 1, rooms?.[i]),
     })),
   };
 }

@@ -11,6 +11,7 @@ import {
   parsePriceCategories,
 } from '../../lib/price-settings.ts';
 import { parseRates, type Rate } from '../../lib/rental-terms.ts';
+import { parseResourceUses, type ResourceUse } from '../../lib/resource-uses.ts';
 import { parseSchedule, type ScheduleRule } from '../../lib/schedule.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
@@ -43,6 +44,8 @@ export interface ListingRef {
   /** adventures: priced by these categories when any (decisions §21) */
   priceCategories: PriceCategory[];
   extras: Extra[];
+  /** shared resources it uses (decisions §22) */
+  resources: ResourceUse[];
   /** equipment (decisions §20): rates shortest first, duration limits, turnaround; none for adventures */
   rates: Rate[];
   minDurationMinutes: number | null;
@@ -69,6 +72,7 @@ const COLUMNS = [
   'booking_cutoff_minutes',
   'price_categories',
   'extras',
+  'resources',
   'rates',
   'min_duration_minutes',
   'max_duration_minutes',
@@ -121,6 +125,7 @@ type Row = {
   time_zone: string;
   price_categories: string;
   extras: string;
+  resources: string;
   rates: string;
   min_duration_minutes: number | null;
   max_duration_minutes: number | null;
@@ -148,6 +153,7 @@ const toRef = (row: Row): ListingRef => ({
   timeZone: row.time_zone,
   priceCategories: parsePriceCategories(row.price_categories),
   extras: parseExtras(row.extras),
+  resources: parseResourceUses(row.resources),
   rates: parseRates(row.rates),
   minDurationMinutes: row.min_duration_minutes,
   maxDurationMinutes: row.max_duration_minutes,

@@ -155,6 +155,7 @@ function selectListings(db: Db, filter: ListingFilter) {
         'listings.booking_cutoff_minutes',
         'listings.price_categories',
         'listings.extras',
+        'listings.resources',
         'listings.rates',
         'listings.min_duration_minutes',
         'listings.max_duration_minutes',

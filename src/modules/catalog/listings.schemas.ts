@@ -34,6 +34,7 @@ import {
   PRICE_CATEGORIES_IN,
   PRICE_CATEGORIES_OUT,
 } from './price-settings.schemas.ts';
+import { RESOURCE_USES_IN, RESOURCE_USES_OUT } from './resource-uses.schemas.ts';
 
 // Every listing schema is built from the kind descriptor, so both kinds share one definition.
 
@@ -292,6 +293,7 @@ const ADDED_LATER: ReadonlySet<string> = new Set<string>([
   'booking_cutoff_minutes',
   'price_categories',
   'extras',
+  'resources',
   'rates',
   'min_duration_minutes',
   'max_duration_minutes',
@@ -343,6 +345,7 @@ function listingExamples(kind: KindDescriptor) {
     cancellation_policy: { free_cancellation_hours: 48, late_refund_percent: 50 },
     booking_cutoff_minutes: 120,
     extras: EXAMPLE_EXTRAS,
+    resources: [],
     is_active: true,
     category_id: 2,
   };
@@ -412,6 +415,7 @@ function buildListingSchemas(kind: KindDescriptor) {
     cancellation_policy: CANCELLATION_POLICY_IN,
     booking_cutoff_minutes: BOOKING_CUTOFF_MINUTES,
     extras: EXTRAS_IN,
+    resources: RESOURCE_USES_IN,
     is_active: Type.Boolean({ description: 'inactive listings are shown only to their vendor' }),
     category_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   };
@@ -445,6 +449,7 @@ function buildListingSchemas(kind: KindDescriptor) {
         cancellation_policy: Ref(CancellationPolicySchema),
         booking_cutoff_minutes: Type.Integer(),
         extras: EXTRAS_OUT,
+        resources: RESOURCE_USES_OUT,
         is_active: Type.Boolean(),
         category_id: Type.Integer(),
         category: Ref(CategoryRefSchema),

@@ -26,12 +26,14 @@ import {
   priceCategoriesOut,
 } from '../../lib/price-settings.ts';
 import { durationLimitErrors, normalizeRates, parseRates, ratesErrors } from '../../lib/rental-terms.ts';
+import { parseResourceUses, resourceUsesOut } from '../../lib/resource-uses.ts';
 import { normalizeSchedule, parseSchedule, type ScheduleRule, scheduleErrors } from '../../lib/schedule.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 import { type CachedVisibleListingLookup, cachedVisibleListingLookup } from './listing-lookup.repository.ts';
+import { refreshResourceRefs, resourceColumns } from './listing-resources.ts';
 import { searchWords } from './listing-search.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
@@ -181,6 +183,7 @@ export interface Listing {
   cancellation_policy: { free_cancellation_hours: number; late_refund_percent: number };
   booking_cutoff_minutes: number;
   extras: ReturnType<typeof extrasOut>;
+  resources: ReturnType<typeof resourceUsesOut>;
   created_at: string;
   updated_at: string;
   /** in position order */
@@ -212,6 +215,7 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow, photos: Ph
     },
     booking_cutoff_minutes: row.booking_cutoff_minutes,
     extras: extrasOut(parseExtras(row.extras)),
+    resources: resourceUsesOut(parseResourceUses(row.resources)),
     is_active: row.is_active === 1,
     category_id: row.category_id,
     category: { id: row.category_id, name: row.category_name, slug: row.category_slug },
@@ -500,6 +504,7 @@ function checkDurationLimits(
 async function columnsOf(
   db: Db,
   kind: KindDescriptor,
+  vendorId: number,
   body: ListingBody,
 ): Promise<Updateable<ListingsTable>> {
   const errors: Record<string, string> = {};
@@ -526,6 +531,7 @@ async function columnsOf(
   values.booking_cutoff_minutes = body.booking_cutoff_minutes as number | undefined;
   if (body.extras !== undefined)
     values.extras = jsonList(extrasErrors, normalizeExtras)(body.extras, errors) as string | undefined;
+  await resourceColumns(db, vendorId, body, values, errors);
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);
@@ -582,7 +588,7 @@ export async function createListing(
   const now = deps.clock.now().getTime();
   return writing(kind, () =>
     inTransaction(deps.db, async (trx) => {
-      const values = await columnsOf(trx, kind, body);
+      const values = await columnsOf(trx, kind, vendorId, body);
       requireSharedCapacity(values.booking_mode ?? 'private', values.capacity ?? null);
       checkDurationLimits(values);
       const id = await repo.insertListing(trx, {
@@ -597,6 +603,7 @@ export async function createListing(
         created_at: now,
         updated_at: now,
       } as Insertable<ListingsTable>);
+      await refreshResourceRefs(trx, id, values);
       return reload(trx, deps.media, kind, vendorId, id);
     }),
   );
@@ -622,7 +629,7 @@ export async function updateListing(
       // another vendor's or an archived listing is a 404 before any field is judged
       const current = await repo.findListing(trx, ownFilter(kind, vendorId, id));
       if (!current) throw listingNotFound(kind);
-      const values = await columnsOf(trx, kind, body);
+      const values = await columnsOf(trx, kind, vendorId, body);
       checkDurationLimits(values, current);
       if (fields.size > 0) {
         const edit: LimitEdit = {
@@ -639,6 +646,7 @@ export async function updateListing(
         await deps.checkLimitEdit?.(trx, edit, now);
       }
       await repo.updateListing(trx, kind.kind, vendorId, id, { ...values, updated_at: now });
+      await refreshResourceRefs(trx, id, values);
       return reload(trx, deps.media, kind, vendorId, id);
     }),
   );
