@@ -11,11 +11,13 @@ import { createDb } from '../src/db/create-db.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
   BENCH_CAMPAIGNS,
+  BENCH_RENTAL_BUFFER_MINUTES,
   BENCH_TOUR_TIMES,
   BENCH_VENDOR_EMAIL,
   benchDataPresent,
   SEED_DEFAULTS,
   type SeedBenchSizes,
+  seedBenchRentalItems,
   seedBenchTours,
   seedBenchUnitItems,
 } from '../src/tools/seed-bench.ts';
@@ -32,6 +34,7 @@ import {
   jsonBody,
   login,
   procStatusKb,
+  rentalBookingRequests,
   serverEnv,
   unitBookingRequests,
 } from './server-process.ts';
@@ -295,6 +298,8 @@ async function ensureSeeded(url: string, sizes: SeedBenchSizes): Promise<{ seede
       if (added) console.log(`added ${added} multi-unit items the kept data lacked`);
       const tours = await seedBenchTours(handle.db, Date.now());
       if (tours) console.log(`added ${tours} scheduled tours the kept data lacked`);
+      const rentals = await seedBenchRentalItems(handle.db, Date.now());
+      if (rentals) console.log(`added ${rentals} rental items the kept data lacked`);
     }
   } finally {
     await handle.close();
@@ -314,6 +319,8 @@ interface Fixtures {
   tours: { id: number; publicId: string }[];
   /** the scheduled tours sold by category with extras (decisions §21) */
   pricedTours: { id: number }[];
+  /** the rental items (rates, limits, a buffer) of the rental booking scenario */
+  rentalItems: { id: number }[];
   customerEmails: string[];
   /** end of the latest booking window: the booking scenario books after it, so every request succeeds */
   latestBookingEnd: number;
@@ -363,6 +370,7 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
     const unitItems = await listingsNamed('equipment', 'bench-units-');
     const tours = await listingsNamed('adventure', 'bench-tour-');
     const pricedTours = await listingsNamed('adventure', 'bench-priced-');
+    const rentalItems = await listingsNamed('equipment', 'bench-rental-');
     const emails = await db
       .selectFrom('users')
       .select('email')
@@ -379,12 +387,14 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
     if (!unitItems.length) throw new Error('the bench vendor has no bench-units-* items');
     if (!tours.length) throw new Error('the bench vendor has no bench-tour-* offerings');
     if (!pricedTours.length) throw new Error('the bench vendor has no bench-priced-* offerings');
+    if (!rentalItems.length) throw new Error('the bench vendor has no bench-rental-* items');
     if (!emails.length) throw new Error('no bench-customer-* accounts');
     return {
       items: items.map((i) => ({ id: i.id, publicId: i.public_id })),
       unitItems: unitItems.map((u) => ({ id: u.id })),
       tours: tours.map((t) => ({ id: t.id, publicId: t.public_id })),
       pricedTours: pricedTours.map((t) => ({ id: t.id })),
+      rentalItems: rentalItems.map((r) => ({ id: r.id })),
       customerEmails: emails.map((e) => e.email),
       latestBookingEnd: Number(latest?.m ?? 0),
     };
@@ -498,6 +508,8 @@ const RATIO_TARGETS: Record<string, number> = {
   p: 0.25,
   // a booking request with categories, extras and a code is a booking request like e, within 10 % of it
   q: 0.11,
+  // decisions §20: a booking request on an item with rates, limits and a buffer, within 10 % of e
+  n: 0.11,
 };
 
 /** What a scenario's requests are made of: the seeded fixtures, the logged-in accounts, the run's day. */
@@ -619,30 +631,25 @@ const SCENARIOS: Scenario[] = [
     key: 'p',
     title: 'quote, categories + extras + code',
     connections: (profile) => profile.connections,
-    requests: ({ fixtures, customerTokens }) =>
-      rotating(
-        departureBookingRequests(
-          fixtures.pricedTours,
-          BENCH_TOUR_TIMES,
-          customerTokens,
-          fixtures.latestBookingEnd,
-          PRICED_CHOICES,
-          '/api/v1/booking/quote/',
-        ),
-      ),
+    requests: pricedRequests('/api/v1/booking/quote/'),
   },
   {
     key: 'q',
     title: 'booking request, priced',
     connections: (profile) => profile.connections,
+    requests: pricedRequests('/api/v1/booking/bookings/request/'),
+  },
+  {
+    key: 'n',
+    title: 'booking request, rentals',
+    connections: (profile) => profile.connections,
     requests: ({ fixtures, customerTokens }) =>
       rotating(
-        departureBookingRequests(
-          fixtures.pricedTours,
-          BENCH_TOUR_TIMES,
+        rentalBookingRequests(
+          fixtures.rentalItems,
+          BENCH_RENTAL_BUFFER_MINUTES,
           customerTokens,
           fixtures.latestBookingEnd,
-          PRICED_CHOICES,
         ),
       ),
   },
@@ -685,6 +692,21 @@ const SCENARIOS: Scenario[] = [
     requests: lastDays(90, '/api/v1/marketing/vendor/timeseries/'),
   },
 ];
+
+/** Requests to `path` for the priced tours' departures, as scenarios p (quotes) and q (requests) send them. */
+function pricedRequests(path: string) {
+  return ({ fixtures, customerTokens }: ScenarioContext) =>
+    rotating(
+      departureBookingRequests(
+        fixtures.pricedTours,
+        BENCH_TOUR_TIMES,
+        customerTokens,
+        fixtures.latestBookingEnd,
+        PRICED_CHOICES,
+        path,
+      ),
+    );
+}
 
 /** What scenarios p and q choose of a priced tour: two categories, both extras and the bench's code. */
 const PRICED_CHOICES = {

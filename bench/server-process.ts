@@ -88,17 +88,19 @@ function firstFreeHour(latestBookingEnd: number): number {
 }
 
 /**
- * The n-th booking request of a load: one hour on item n % items, in hour n / items after every existing
- * booking (and at least 180 days out), so no two requests of a run conflict; the customers take turns.
+ * The n-th booking request of a load: `window.length` (default an hour) on item n % items, the item's
+ * requests `window.apart` apart (default an hour) after every existing booking (and at least 180 days
+ * out), so no two requests of a run conflict; the customers take turns.
  */
 export function bookingRequests(
   items: readonly { id: number }[],
   customerTokens: readonly string[],
   latestBookingEnd: number,
+  window = { apart: HOUR, length: HOUR },
 ): (n: number) => AutocannonRequest {
   const base = firstFreeHour(latestBookingEnd);
   return (n) => {
-    const starts = base + Math.floor(n / items.length) * HOUR;
+    const starts = base + Math.floor(n / items.length) * window.apart;
     return {
       method: 'POST',
       path: '/api/v1/booking/bookings/request/',
@@ -106,7 +108,7 @@ export function bookingRequests(
         {
           equipment_item_id: items[n % items.length].id,
           starts_at: iso(starts),
-          ends_at: iso(starts + HOUR),
+          ends_at: iso(starts + window.length),
           customer_notes: '',
         },
         customerTokens[n % customerTokens.length],
@@ -145,6 +147,22 @@ export function unitBookingRequests(
     };
   };
 }
+
+/**
+ * The n-th request of the rental load (decisions §20): 90 minutes (priced by the items' 2-hour rate) on
+ * item n % items, each item's requests `bufferMinutes` + 2 hours apart from the first free hour on, so the
+ * items' turnaround never makes two requests of a run conflict and each is accepted.
+ */
+export const rentalBookingRequests = (
+  items: readonly { id: number }[],
+  bufferMinutes: number,
+  customerTokens: readonly string[],
+  latestBookingEnd: number,
+) =>
+  bookingRequests(items, customerTokens, latestBookingEnd, {
+    apart: 2 * HOUR + bufferMinutes * 60_000,
+    length: 90 * 60_000,
+  });
 
 /**
  * The n-th booking request of the departures load (decisions §19): tour n % tours, at the next of its

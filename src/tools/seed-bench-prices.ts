@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { normalizeExtras, normalizePriceCategories } from '../lib/price-settings.ts';
 import { normalizeSchedule } from '../lib/schedule.ts';
-import { addMissingListings, BENCH_TOUR_TIMES, BENCH_VENDOR_EMAIL } from './seed-bench.ts';
+import { addMissingListings, BENCH_TOUR_TIMES, benchVendorId } from './seed-bench.ts';
 
 // The bench's priced tours (decisions §21): scheduled tours like the bench tours, sold by category with
 // extras, and the bench vendor's promo code, for the quote and priced-request scenarios (bench/run.ts).
@@ -43,12 +43,7 @@ export async function seedBenchPrices(db: Kysely<Database>, now: number): Promis
     is_active: 1 as const,
     archived_at: null,
   }));
-  const vendor = await db
-    .selectFrom('users')
-    .innerJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
-    .select('vendor_profiles.id')
-    .where('users.email', '=', BENCH_VENDOR_EMAIL)
-    .executeTakeFirstOrThrow();
+  const vendor = { id: await benchVendorId(db) };
   const code = await db
     .selectFrom('promo_codes')
     .select('id')

@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, sql } from 'kysely';
 import type { BookingStatus, Database, ListingKind, ListingsTable } from '../db/database.ts';
 import { dialectOf } from '../db/dialect.ts';
 import { inTransaction } from '../db/transactions.ts';
+import { normalizeRates } from '../lib/rental-terms.ts';
 import { normalizeSchedule } from '../lib/schedule.ts';
 import { hashPassword } from '../modules/accounts/passwords.ts';
 
@@ -141,6 +142,17 @@ type BenchListing = Omit<
   'vendor_id' | 'category_id' | 'created_at' | 'updated_at'
 >;
 
+/** The bench vendor's profile id (vendor_profiles.id); the bench data must be seeded. */
+export async function benchVendorId(db: Kysely<Database>): Promise<number> {
+  const vendor = await db
+    .selectFrom('users')
+    .innerJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
+    .select('vendor_profiles.id')
+    .where('users.email', '=', BENCH_VENDOR_EMAIL)
+    .executeTakeFirstOrThrow();
+  return vendor.id;
+}
+
 /**
  * Adds those of the bench vendor's listings `wanted` that are missing (by kind and public id), made by
  * `make`, and returns how many it added: a database seeded before they existed is topped up rather than
@@ -153,12 +165,7 @@ export async function addMissingListings(
   wanted: string[],
   make: (publicId: string) => BenchListing,
 ): Promise<number> {
-  const vendor = await db
-    .selectFrom('users')
-    .innerJoin('vendor_profiles', 'vendor_profiles.user_id', 'users.id')
-    .select('vendor_profiles.id')
-    .where('users.email', '=', BENCH_VENDOR_EMAIL)
-    .executeTakeFirstOrThrow();
+  const vendor = { id: await benchVendorId(db) };
   const present = new Set(
     (
       await db
@@ -230,6 +237,41 @@ export function seedBenchTours(db: Kysely<Database>, now: number): Promise<numbe
     capacity: 10_000,
     booking_mode: 'shared' as const,
     schedule: JSON.stringify(normalizeSchedule(schedule)),
+    is_active: 1 as const,
+    archived_at: null,
+  }));
+}
+
+/**
+ * The bench vendor's rental items (decisions §20): priced by rates, with duration limits and a turnaround
+ * buffer, for the rental booking scenario.
+ */
+export const BENCH_RENTAL_ITEMS = 40;
+export const BENCH_RENTAL_BUFFER_MINUTES = 60;
+export const benchRentalItemPublicId = (n: number) => `bench-rental-${String(n).padStart(2, '0')}`;
+
+/** Adds the bench vendor's rental items that are missing; how many it added. */
+export function seedBenchRentalItems(db: Kysely<Database>, now: number): Promise<number> {
+  const wanted = Array.from({ length: BENCH_RENTAL_ITEMS }, (_, i) => benchRentalItemPublicId(i + 1));
+  const rates = normalizeRates([
+    { duration_minutes: 60, price: '15.00' },
+    { duration_minutes: 120, price: '25.00' },
+    { duration_minutes: 240, price: '40.00' },
+  ]);
+  return addMissingListings(db, now, 'equipment', wanted, (publicId) => ({
+    kind: 'equipment' as const,
+    public_id: publicId,
+    title: `Bench paddleboard ${publicId.slice(-2)}`,
+    description: 'Rented by the hour, half day or day.',
+    details: '{}',
+    location: 'Lisbon',
+    price_cents: 6000,
+    duration_minutes: null,
+    capacity: null,
+    rates: JSON.stringify(rates),
+    min_duration_minutes: 60,
+    max_duration_minutes: 10_080,
+    buffer_minutes: BENCH_RENTAL_BUFFER_MINUTES,
     is_active: 1 as const,
     archived_at: null,
   }));
@@ -676,7 +718,10 @@ export async function seedBench(
 
   const written: Table[] = ['users', 'vendor_profiles', 'listings', 'listing_clicks', 'bookings'];
   await syncSequences(db, written);
-  const unitItemRows = (await seedBenchUnitItems(db, now)) + (await seedBenchTours(db, now));
+  const unitItemRows =
+    (await seedBenchUnitItems(db, now)) +
+    (await seedBenchTours(db, now)) +
+    (await seedBenchRentalItems(db, now));
   // Fresh statistics, so the planner sees the new sizes straight away (PostgreSQL's autovacuum would
   // get there later; SQLite only ever has them after an ANALYZE).
   for (const table of [...written, 'booking_status_history', 'payments'] as const) {

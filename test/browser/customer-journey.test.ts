@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../reliability/server-process.ts';
-import { apiOf, localInput, type Shop, seedShop } from './customer-seed.ts';
+import { apiOf, chooseRental, type Shop, seedShop } from './customer-seed.ts';
 import { browserAvailable, expectAccessible, expectQuietConsole, useWorld } from './harness.ts';
 
 // The customer's whole journey in Chromium: a campaign link to a listing, sign-up, a booking priced live as
@@ -53,9 +53,8 @@ describe.skipIf(!browserAvailable)('the customer journey', () => {
     await page.waitForURL((url) => url.pathname === `/equipment/${shop.equipment.public_id}`);
     expect(new URL(page.url()).searchParams.get('utm_campaign')).toBe('summer');
 
-    // two days × two units × 45.00, as the API will charge
-    await page.getByLabel('Start', { exact: true }).fill(localInput(5, 9));
-    await page.getByLabel('End', { exact: true }).fill(localInput(7, 9));
+    // two days × two units × 45.00, as the API's quote prices it
+    await chooseRental(page, [5, '09:00'], [7, '09:00']);
     await page.getByLabel('Units').fill('2');
     await expect.poll(() => page.locator('[data-total]').textContent()).toBe('€180.00');
     const livePrice = await page.locator('[data-total]').textContent();

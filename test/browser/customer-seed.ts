@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { Temporal } from 'temporal-polyfill';
 import { PASSWORD } from '../reliability/server-process.ts';
 
 // Data for the customer-site browser suites, made through the public API as any client would.
@@ -104,4 +106,24 @@ export function localInput(days: number, hour: number): string {
   const d = new Date(Date.now() + days * 86_400_000);
   d.setUTCHours(hour, 0, 0, 0);
   return d.toISOString().slice(0, 16);
+}
+
+/** The local date `days` from today in a zone, as a date input takes it. */
+export const localDate = (days: number, timeZone = 'Europe/Lisbon') =>
+  Temporal.Now.plainDateISO(timeZone).add({ days }).toString();
+
+/**
+ * Chooses an equipment rental's pick-up and return in the booking form (decisions §20): dates `days`
+ * ahead in the vendor's zone and times among those the form offers.
+ */
+export async function chooseRental(
+  page: Page,
+  pickUp: [days: number, time: string],
+  giveBack: [days: number, time: string],
+  timeZone = 'Europe/Lisbon',
+): Promise<void> {
+  await page.getByLabel('Pick-up date').fill(localDate(pickUp[0], timeZone));
+  await page.getByLabel('Pick-up time').selectOption(pickUp[1]);
+  await page.getByLabel('Return date').fill(localDate(giveBack[0], timeZone));
+  await page.getByLabel('Return time').selectOption(giveBack[1]);
 }

@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '../../src/db/create-db.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import {
-  freshDatabase,
-  killServers,
-  PASSWORD,
-  type ServerProcess,
-  startServer,
-  type TestDatabase,
-} from './server-process.ts';
+import { describe, expect, it } from 'vitest';
+import { useTwoServers } from './two-servers.ts';
 
 // Departures under real concurrency (decisions §19): two server processes on one database (a SQLite file,
 // or PostgreSQL with TEST_DATABASE_URL), simultaneous HTTP requests spread over both. The last seats of a
@@ -17,56 +8,8 @@ import {
 // payment webhooks for it arrive ends with no booking holding it, every paid booking refunded in full, and
 // nothing refunded twice.
 
-let database: TestDatabase;
-let handle: DbHandle;
-let servers: ServerProcess[];
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  handle = database.open();
-  await migrateToLatest(handle.db);
-  const env = {
-    MIGRATE_ON_START: 'false',
-    EXPIRY_SWEEP_INTERVAL_MS: '0',
-    NOTIFICATION_POLL_INTERVAL_MS: '0',
-  };
-  servers = await Promise.all([startServer(database.url, env), startServer(database.url, env)]);
-}, 60_000);
-
-afterAll(async () => {
-  await killServers();
-  await handle?.close();
-  await database?.drop();
-});
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
-type Json = Record<string, any>;
-let turn = 0;
-/** One request to the next server in turn. */
-async function send(method: string, path: string, body?: unknown, token?: string) {
-  const base = servers[turn++ % servers.length].url;
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
-
-async function account(kind: 'vendor' | 'customer', extra: Record<string, unknown> = {}) {
-  const email = `${kind}-${randomBytes(4).toString('hex')}@example.com`;
-  const made = await send('POST', `/api/v1/accounts/register/${kind}/`, {
-    email,
-    password: PASSWORD,
-    ...extra,
-  });
-  expect(made.status).toBe(201);
-  const token = await send('POST', '/api/v1/accounts/token/', { email, password: PASSWORD });
-  return { id: made.json.id as number, token: token.json.access as string };
-}
+const world = useTwoServers();
+const { send, account } = world;
 
 // one departure on a date far ahead of the real clock the servers run on
 const DEPARTURE = '2031-03-03T09:00:00.000Z';
@@ -103,7 +46,7 @@ const request = (tourId: number, token: string, participants = 1) =>
   );
 
 async function seatsHeld(listingId: number) {
-  const rows = await handle.db
+  const rows = await world.handle.db
     .selectFrom('bookings')
     .select(['participants_count', 'status'])
     .where('listing_id', '=', listingId)
@@ -181,7 +124,7 @@ describe('a departure cancelled while requests and payment webhooks for it arriv
     expect(cancel.status).toBe(200);
     expect(rest.map((a) => a.status).filter((status) => ![200, 201, 409].includes(status))).toEqual([]);
 
-    const bookings = await handle.db
+    const bookings = await world.handle.db
       .selectFrom('bookings')
       .select(['id', 'status'])
       .where('listing_id', '=', id)
@@ -193,7 +136,7 @@ describe('a departure cancelled while requests and payment webhooks for it arriv
     expect(cancel.json.cancelled_booking_ids.length + customerCancelled).toBe(bookings.length);
     expect(bookings.length).toBeGreaterThanOrEqual(8);
 
-    const payments = await handle.db
+    const payments = await world.handle.db
       .selectFrom('payments')
       .innerJoin('bookings', 'bookings.id', 'payments.booking_id')
       .select(['payments.id', 'payments.status', 'payments.amount_cents'])
@@ -201,7 +144,7 @@ describe('a departure cancelled while requests and payment webhooks for it arriv
       .execute();
     expect(payments).toHaveLength(8);
     for (const payment of payments) {
-      const refunds = await handle.db
+      const refunds = await world.handle.db
         .selectFrom('refunds')
         .select(['amount_cents', 'status'])
         .where('payment_id', '=', payment.id)

@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '../../src/db/create-db.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import {
-  freshDatabase,
-  killServers,
-  PASSWORD,
-  type ServerProcess,
-  startServer,
-  type TestDatabase,
-} from './server-process.ts';
+import { describe, expect, it } from 'vitest';
+import { useTwoServers } from './two-servers.ts';
 
 // Promo codes under real concurrency (decisions §21): two server processes on one database (a SQLite
 // file, or PostgreSQL with TEST_DATABASE_URL), simultaneous HTTP requests spread over both. A code with N
@@ -17,56 +8,8 @@ import {
 // locks its listing, then the code: one lock order, no deadlock); a declined or cancelled booking gives
 // its redemption back to the next request.
 
-let database: TestDatabase;
-let handle: DbHandle;
-let servers: ServerProcess[];
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  handle = database.open();
-  await migrateToLatest(handle.db);
-  const env = {
-    MIGRATE_ON_START: 'false',
-    EXPIRY_SWEEP_INTERVAL_MS: '0',
-    NOTIFICATION_POLL_INTERVAL_MS: '0',
-  };
-  servers = await Promise.all([startServer(database.url, env), startServer(database.url, env)]);
-}, 60_000);
-
-afterAll(async () => {
-  await killServers();
-  await handle?.close();
-  await database?.drop();
-});
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
-type Json = Record<string, any>;
-let turn = 0;
-/** One request to the next server in turn. */
-async function send(method: string, path: string, body?: unknown, token?: string) {
-  const base = servers[turn++ % servers.length].url;
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
-
-async function account(kind: 'vendor' | 'customer', extra: Record<string, unknown> = {}) {
-  const email = `${kind}-${randomBytes(4).toString('hex')}@example.com`;
-  const made = await send('POST', `/api/v1/accounts/register/${kind}/`, {
-    email,
-    password: PASSWORD,
-    ...extra,
-  });
-  expect(made.status).toBe(201);
-  const token = await send('POST', '/api/v1/accounts/token/', { email, password: PASSWORD });
-  return { id: made.json.id as number, token: token.json.access as string };
-}
+const world = useTwoServers();
+const { send, account } = world;
 
 async function tours(vendorToken: string, count: number) {
   const ids: number[] = [];
@@ -110,7 +53,7 @@ const request = (tourId: number, token: string, code: string) =>
   );
 
 async function carriers(codeId: number) {
-  const rows = await handle.db
+  const rows = await world.handle.db
     .selectFrom('bookings')
     .select(['id', 'total_price_cents'])
     .where('promo_code_id', '=', codeId)

@@ -242,7 +242,8 @@ describe('evaluateAvailability with units (decisions §10)', () => {
     });
   });
 
-  it('agrees with a minute-by-minute count of units held', () => {
+  // rule 6: with a turnaround buffer every hold, the request's included, lasts that much longer
+  it('agrees with a minute-by-minute count of units held, buffers included', () => {
     const span = fc
       .tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 30 }))
       .map(([start, length]) => ({ start, end: start + length }));
@@ -258,21 +259,22 @@ describe('evaluateAvailability with units (decisions §10)', () => {
         fc.integer({ min: 1, max: 8 }),
         fc.boolean(),
         fc.integer({ min: 1, max: 4 }),
-        (window, holds, limit, countUnits, units) => {
+        fc.constantFrom(0, 0, 1, 5, 15),
+        (window, holds, limit, countUnits, units, buffer) => {
           const verdict = evaluateAvailability(
             toMs(window),
             {
               slots: [],
               bookings: holds.map((h) => ({ ...toMs(h.span), status: h.status, units: h.units })),
             },
-            { limit, countUnits },
+            { limit, countUnits, bufferMs: buffer * MINUTE },
             units,
           );
           let peak = 0;
-          for (let m = window.start; m < window.end; m++) {
+          for (let m = window.start; m < window.end + buffer; m++) {
             let held = 0;
             for (const h of holds)
-              if (ACTIVE.includes(h.status) && h.span.start <= m && m < h.span.end)
+              if (ACTIVE.includes(h.status) && h.span.start <= m && m < h.span.end + buffer)
                 held += countUnits ? h.units : 1;
             peak = Math.max(peak, held);
           }

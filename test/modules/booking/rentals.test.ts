@@ -228,6 +228,26 @@ describe('opening hours', () => {
     const inside = { ...early, starts_at: lisbon(6, '09:00') };
     expect((await check(inside)).json()).toMatchObject({ is_available: true, remaining: 1 });
     expect((await request(customer.token, inside)).statusCode).toBe(201);
+    // a change of the hours applies at once, to the checks' cached listing too
+    const sundayHours = { ...SHOP_HOURS, sun: [['09:00', '13:00']] };
+    const patched = await api({
+      method: 'PATCH',
+      url: '/api/v1/accounts/vendor-profile/me/',
+      token: vendor.token,
+      payload: { opening_hours: sundayHours },
+    });
+    expect(patched.statusCode).toBe(200);
+    const sundayMorning = { ...sunday, ends_at: lisbon(5, '13:00') };
+    expect((await check(sundayMorning)).json()).toMatchObject({ is_available: true });
+    // returned half an hour after Sunday's new closing time
+    const pastClosing = { ...sunday, starts_at: lisbon(5, '12:30'), ends_at: lisbon(5, '13:30') };
+    expect((await check(pastClosing)).json()).toMatchObject({ is_available: false });
+    await api({
+      method: 'PATCH',
+      url: '/api/v1/accounts/vendor-profile/me/',
+      token: vendor.token,
+      payload: { opening_hours: SHOP_HOURS },
+    });
   });
 
   it('shows the hours on the profile, refuses bad ones by day, and null opens again', async () => {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BENCH_CAMPAIGNS,
   BENCH_PASSWORD,
+  BENCH_RENTAL_ITEMS,
+  BENCH_TOURS,
   BENCH_UNIT_ITEMS,
   BENCH_UNITS_PER_ITEM,
   BENCH_VENDOR_EMAIL,
@@ -46,6 +48,9 @@ async function login(email: string, password = BENCH_PASSWORD) {
   return res.json().access as string;
 }
 
+/** The bench vendor's listings of the unit, departure and rental scenarios. */
+const ADDED_APART = BENCH_UNIT_ITEMS + BENCH_TOURS + BENCH_RENTAL_ITEMS;
+
 describe('seed-bench', () => {
   it('writes exactly the requested rows', async () => {
     const history = await t.db.selectFrom('bookings').select('status').execute();
@@ -55,7 +60,7 @@ describe('seed-bench', () => {
     const expected = {
       users: SIZES.vendors + SIZES.customers,
       vendor_profiles: SIZES.vendors,
-      listings: SIZES.items + SIZES.adventures + BENCH_UNIT_ITEMS,
+      listings: SIZES.items + SIZES.adventures + ADDED_APART,
       listing_clicks: SIZES.clicks,
       bookings: SIZES.bookings,
       booking_status_history: expectedHistory,
@@ -72,8 +77,8 @@ describe('seed-bench', () => {
       .orderBy('kind')
       .execute();
     expect(kinds.map((k) => [k.kind, Number(k.n)])).toEqual([
-      ['adventure', 10],
-      ['equipment', 20 + BENCH_UNIT_ITEMS],
+      ['adventure', 10 + BENCH_TOURS],
+      ['equipment', 20 + BENCH_UNIT_ITEMS + BENCH_RENTAL_ITEMS],
     ]);
     // mixed statuses, every one of them from the state machine
     expect(new Set(history.map((b) => b.status)).size).toBeGreaterThan(2);
@@ -216,8 +221,8 @@ describe('seed-bench', () => {
     const { listings, ...others } = seeded.rows;
     expect(Object.fromEntries(last)).toEqual({
       ...Object.fromEntries(Object.entries(others).map(([table, rows]) => [table, [rows, rows]])),
-      // the bench vendor's multi-unit items are added apart, after the listings' bulk insert
-      listings: [listings - BENCH_UNIT_ITEMS, listings - BENCH_UNIT_ITEMS],
+      // the bench vendor's multi-unit items, tours and rental items are added apart, after the bulk insert
+      listings: [listings - ADDED_APART, listings - ADDED_APART],
     });
   });
 

@@ -1,11 +1,12 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.ts';
 import { ErrorMessage, Field, fieldErrors, Select } from '../ui.tsx';
-import { type Departure, isEquipment, type Listing } from './listing.ts';
+import { type Adventure, type Departure, type Equipment, isEquipment, type Listing } from './listing.ts';
 import { applyOnEnter, PriceChoices, useChoices } from './price-choices.tsx';
-import { PriceLines } from './price-lines.tsx';
-import { type RequestBody, useQuote } from './quote.ts';
+import { type QuoteBody, QuoteTotal, useQuote } from './quote.tsx';
+import { useRentalWindow } from './rental-window.tsx';
 
 type Slot = Schemas['Slot'];
 export type Booking = Schemas['Booking'];
@@ -19,82 +20,70 @@ function tomorrowMorning(): number {
   return d.getTime();
 }
 
-/**
- * The booking request of one listing, with its price lines and total from POST quote as the customer
- * changes it (decisions §21: no price is computed in the browser); the booking carries the page's
- * marketing click (decisions §18). A scheduled offering's request is for the `departure` chosen beside the
- * form: it has no start field of its own.
- */
-export function BookingForm({
-  listing,
-  slots,
-  departure,
-  clickId,
-  onBooked,
-}: {
-  listing: Listing;
+interface FormProps {
   slots: Slot[];
   departure?: Departure;
   clickId: number | null;
   onBooked: (booking: Booking) => void;
-}) {
-  const equipment = isEquipment(listing);
-  // an unscheduled adventure with openings is booked from one of them
-  const openings = equipment
-    ? []
-    : slots.filter((s) => s.is_available && Date.parse(s.starts_at) > Date.now());
-  const start = tomorrowMorning();
-  const [startsAt, setStartsAt] = useState(toLocalInput(start));
-  const [endsAt, setEndsAt] = useState(toLocalInput(start + DAY_MS));
-  const [opening, setOpening] = useState(openings[0]?.starts_at ?? '');
-  const [count, setCount] = useState('1');
-  const [notes, setNotes] = useState('');
+}
+
+/**
+ * The booking request of one listing, with the total it will cost from the API's quote as the customer
+ * chooses (decisions §21: no price is computed here); the booking carries the page's marketing click
+ * (decisions §18). Equipment is booked for a pick-up and a return inside the vendor's opening hours and the
+ * item's duration limits; a scheduled offering for the `departure` chosen beside the form.
+ */
+export function BookingForm({ listing, ...props }: FormProps & { listing: Listing }) {
+  return isEquipment(listing) ? (
+    <RentalForm item={listing} {...props} />
+  ) : (
+    <AdventureForm offering={listing} {...props} />
+  );
+}
+
+function RentalForm({ item, ...props }: FormProps & { item: Equipment }) {
   const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const choices = useChoices(listing);
-
-  const startIso = () =>
-    departure ? departure.starts_at : openings.length > 0 ? opening : fromLocalInput(startsAt);
-  const units = Math.max(1, Math.floor(Number(count)) || 1);
-  const window = { startsAt: Date.parse(startIso()), endsAt: Date.parse(fromLocalInput(endsAt)) };
-  const valid = Number.isFinite(window.startsAt) && (!equipment || window.endsAt > window.startsAt);
-  const limit = isEquipment(listing) ? listing.quantity : (departure?.remaining ?? listing.capacity);
-
-  /** The request as the form stands: what is quoted, and what is sent. */
-  const body = (): RequestBody => ({
-    ...(isEquipment(listing)
-      ? { equipment_item_id: listing.id, ends_at: fromLocalInput(endsAt), quantity: units }
-      : {
-          adventure_offering_id: listing.id,
-          ...(choices.byCategory ? {} : { participants_count: units }),
-        }),
-    starts_at: startIso(),
-    ...choices.body,
-  });
-  const { quote, error: quoteError } = useQuote(valid ? body() : null);
-  const errors = { ...fieldErrors(quoteError), ...fieldErrors(error) };
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const booking = await call(() =>
-        api.POST('/api/v1/booking/bookings/request/', {
-          body: { ...body(), customer_notes: notes, marketing_click_id: clickId },
-        }),
-      );
-      onBooked(booking);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+  const rental = useRentalWindow(item, fieldErrors(error));
+  const body = (units: number) =>
+    rental.window && { equipment_item_id: item.id, ...rental.window, quantity: units };
   return (
-    <form class="stack narrow" onSubmit={submit} onKeyDown={applyOnEnter(choices)} aria-label="Book">
-      <ErrorMessage error={error} />
+    <RequestForm
+      listing={item}
+      limit={item.quantity}
+      unitsLabel="Units"
+      body={body}
+      error={error}
+      setError={setError}
+      {...props}
+    >
+      {rental.fields}
+    </RequestForm>
+  );
+}
+
+function AdventureForm({ offering, departure, ...props }: FormProps & { offering: Adventure }) {
+  const [error, setError] = useState<unknown>(null);
+  // an unscheduled adventure with openings is booked from one of them
+  const openings = props.slots.filter((s) => s.is_available && Date.parse(s.starts_at) > Date.now());
+  const [startsAt, setStartsAt] = useState(toLocalInput(tomorrowMorning()));
+  const [opening, setOpening] = useState(openings[0]?.starts_at ?? '');
+  const errors = fieldErrors(error);
+  const start = departure ? departure.starts_at : openings.length > 0 ? opening : fromLocalInput(startsAt);
+  const body = (units: number) => ({
+    adventure_offering_id: offering.id,
+    starts_at: start,
+    participants_count: units,
+  });
+  return (
+    <RequestForm
+      listing={offering}
+      limit={departure?.remaining ?? offering.capacity}
+      unitsLabel="Participants"
+      body={body}
+      error={error}
+      setError={setError}
+      {...props}
+    >
       {departure ? (
         errors.starts_at && <p class="field-error">{errors.starts_at.join(' ')}</p>
       ) : openings.length > 0 ? (
@@ -115,26 +104,82 @@ export function BookingForm({
           error={errors.starts_at}
         />
       )}
-      {equipment && (
-        <Field
-          label="End"
-          type="datetime-local"
-          required
-          value={endsAt}
-          onValue={setEndsAt}
-          error={errors.ends_at}
-        />
-      )}
+    </RequestForm>
+  );
+}
+
+/**
+ * The fields both kinds share (units or participants, or a field per price category; a field per extra;
+ * the promo code), the quote's lines and total, and the request itself.
+ */
+function RequestForm({
+  listing,
+  limit,
+  unitsLabel,
+  body,
+  error,
+  setError,
+  clickId,
+  onBooked,
+  children,
+}: Omit<FormProps, 'slots' | 'departure'> & {
+  listing: Listing;
+  limit: number;
+  unitsLabel: 'Units' | 'Participants';
+  /** the request's listing, window and units; null while the window is incomplete */
+  body: (units: number) => QuoteBody | null;
+  error: unknown;
+  setError: (error: unknown) => void;
+  children: ComponentChildren;
+}) {
+  const [count, setCount] = useState('1');
+  const [notes, setNotes] = useState('');
+  const [busy, setBusy] = useState(false);
+  const units = Math.max(1, Math.floor(Number(count)) || 1);
+  const choices = useChoices(listing);
+  const window = body(units);
+  // by category, the participants are the categories' sum (participants_count left out)
+  const asked = window && {
+    ...window,
+    ...(choices.byCategory ? { participants_count: undefined } : {}),
+    ...choices.body,
+  };
+  const quote = useQuote(asked);
+  const errors = { ...fieldErrors(quote.error), ...fieldErrors(error) };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!asked) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const booking = await call(() =>
+        api.POST('/api/v1/booking/bookings/request/', {
+          body: { ...asked, customer_notes: notes, marketing_click_id: clickId },
+        }),
+      );
+      onBooked(booking);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="stack narrow" onSubmit={submit} onKeyDown={applyOnEnter(choices)} aria-label="Book">
+      <ErrorMessage error={error} />
+      {children}
       {!choices.byCategory && (
         <Field
-          label={equipment ? 'Units' : 'Participants'}
+          label={unitsLabel}
           type="number"
           min={1}
           max={limit}
           required
           value={count}
           onValue={setCount}
-          error={equipment ? errors.quantity : errors.participants_count}
+          error={unitsLabel === 'Units' ? errors.quantity : errors.participants_count}
         />
       )}
       <PriceChoices listing={listing} choices={choices} errors={errors} />
@@ -145,20 +190,8 @@ export function BookingForm({
         maxLength={5000}
         error={errors.customer_notes}
       />
-      <div aria-live="polite">
-        {quote ? (
-          <PriceLines lines={quote.price_lines} total={quote.total_price} currency={quote.currency} />
-        ) : (
-          <p class="total">
-            {!valid
-              ? 'Choose when to see the total.'
-              : quoteError
-                ? 'No total yet: see the message above.'
-                : 'Pricing…'}
-          </p>
-        )}
-      </div>
-      <button type="submit" class="button primary" disabled={busy}>
+      <QuoteTotal quote={quote.quote} error={quote.error} />
+      <button type="submit" class="button primary" disabled={busy || !asked}>
         Request booking
       </button>
     </form>

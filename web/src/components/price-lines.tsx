@@ -5,9 +5,6 @@ import { money } from '../format.ts';
 
 type PriceLine = Schemas['PriceLine'];
 
-const quantityWords = (line: PriceLine) =>
-  line.kind === 'discount' || line.quantity === 1 ? '' : ` × ${line.quantity}`;
-
 export function PriceLines({
   lines,
   total,
@@ -25,10 +22,10 @@ export function PriceLines({
         {lines.map((line) => (
           <li key={`${line.kind}-${line.code ?? ''}`} data-line={line.kind}>
             <span>
-              {line.label}
-              {quantityWords(line) && (
+              {line.label}{' '}
+              {line.kind !== 'discount' && (
                 <span class="muted">
-                  {quantityWords(line)} at {money(line.unit_price, currency)}
+                  {line.quantity} × {money(line.unit_price, currency)}
                 </span>
               )}
             </span>

@@ -13,6 +13,7 @@ import {
   type Listing,
   useLoad,
 } from './data.ts';
+import { type RentalTermsDraft, RentalTermsFields, rentalTermsBody, rentalTermsOf } from './rental-terms.tsx';
 
 /** The form's fields, as the inputs hold them (text). */
 interface Draft {
@@ -29,6 +30,8 @@ interface Draft {
   free_cancellation_hours: string;
   late_refund_percent: string;
   booking_cutoff_minutes: string;
+  /** equipment: rates, duration limits, buffer (decisions §20) */
+  rental: RentalTermsDraft;
   is_active: boolean;
 }
 
@@ -49,6 +52,7 @@ function draftOf(kind: Kind, listing?: Listing): Draft {
     free_cancellation_hours: String(listing?.cancellation_policy.free_cancellation_hours ?? 24),
     late_refund_percent: String(listing?.cancellation_policy.late_refund_percent ?? 0),
     booking_cutoff_minutes: String(listing?.booking_cutoff_minutes ?? 0),
+    rental: rentalTermsOf(equipment),
     is_active: listing?.is_active ?? true,
   };
 }
@@ -72,6 +76,7 @@ function save(kind: Kind, draft: Draft, id?: number): Promise<Listing> {
       location: draft.place,
       price_per_day: draft.price,
       quantity: integer(draft.quantity),
+      ...rentalTermsBody(draft.rental),
     };
     return id === undefined
       ? call(() => api.POST('/api/v1/equipment/vendor/items/', { body }))
@@ -189,6 +194,7 @@ export function ListingForm({
             error={errors.quantity}
             hint="Identical units customers can book at the same time."
           />
+          <RentalTermsFields value={draft.rental} onValue={set('rental')} errors={errors} />
         </>
       ) : (
         <>

@@ -15,6 +15,7 @@ import {
   useAction,
 } from '../ui.tsx';
 import { integer } from './data.ts';
+import { OpeningHoursForm } from './opening-hours.tsx';
 import { WebhooksSection } from './webhooks.tsx';
 
 type Profile = Schemas['VendorProfile'];
@@ -231,6 +232,7 @@ export function SettingsPage() {
   return (
     <Page title="Settings">
       <ProfileForm profile={profile} />
+      <OpeningHoursForm profile={profile} />
       <EmbedSnippet slug={profile.slug} name={profile.business_name} />
       <WebhooksSection timeZone={profile.time_zone} />
     </Page>
