@@ -9,6 +9,7 @@ import { BookingsPage } from './bookings.tsx';
 import { ListingEditPage, ListingsPage, NewListingPage } from './listings.tsx';
 import { OverviewPage } from './overview.tsx';
 import { PromoCodesPage } from './promo-codes.tsx';
+import { ResourcesPage } from './resources.tsx';
 import { SettingsPage } from './settings.tsx';
 
 // the chart library comes with the analytics page only
@@ -18,6 +19,7 @@ const SECTIONS = [
   ['/vendor/', 'Overview'],
   ['/vendor/bookings', 'Bookings'],
   ['/vendor/listings', 'Listings'],
+  ['/vendor/resources', 'Resources'],
   ['/vendor/promo-codes', 'Promo codes'],
   ['/vendor/analytics', 'Analytics'],
   ['/vendor/settings', 'Settings'],
@@ -117,6 +119,7 @@ export function VendorApp() {
         <Route path="/listings" component={ListingsPage} />
         <Route path="/listings/new/:kind" component={NewListingPage} />
         <Route path="/listings/:kind/:id" component={ListingEditPage} />
+        <Route path="/resources" component={ResourcesPage} />
         <Route path="/promo-codes" component={PromoCodesPage} />
         <Route path="/analytics" component={AnalyticsPage} />
         <Route path="/settings" component={SettingsPage} />

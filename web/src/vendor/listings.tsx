@@ -18,6 +18,7 @@ import {
 } from './data.ts';
 import { DepartureList } from './departures.tsx';
 import { ListingForm } from './listing-form.tsx';
+import { ResourceUsesEditor } from './listing-resources.tsx';
 import { Photos } from './photos.tsx';
 import { PriceSettingsEditor } from './price-settings.tsx';
 import { ScheduleEditor } from './schedule.tsx';
@@ -195,6 +196,7 @@ export function ListingEditPage() {
       <h2>Details</h2>
       <ListingForm kind={kind} listing={current} onSaved={() => listing.reload()} />
       <PriceSettingsEditor kind={kind} listing={current} onSaved={listing.reload} />
+      <ResourceUsesEditor kind={kind} listing={current} onSaved={listing.reload} />
       <Photos kind={kind} listingId={current.id} photos={current.photos} onChange={listing.reload} />
       {kind === 'adventure' && (
         <>
