@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { DAY_MS, formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
+import { parseResourceUses } from '../../lib/resource-uses.ts';
 import {
   type Departure,
   departureAt,
@@ -26,7 +27,7 @@ import {
   departureFacts,
   departureFactsOf,
 } from './departures.repository.ts';
-import { resourceRoomsOf } from './resource-check.ts';
+import { resourceFactsIn, resourceRoomIn, resourceRoomsOf } from './resource-check.ts';
 
 // Departures of scheduled offerings (decisions §19): the public list, and the departure a booking request
 // or an availability check asks for. The schedule makes them (src/lib/schedule.ts), rule 5 of
@@ -254,6 +255,15 @@ export async function offeringsWithOpenDeparture(
     { listingIds: offerings.map((o) => o.id), from, to, durationMs: longest * MINUTE_MS },
     now,
   );
+  // rule 7: the resources the offerings use, read once for the range
+  const uses = new Map(offerings.map((o) => [o.id, parseResourceUses(o.resources)]));
+  const resources = await resourceFactsIn(
+    db,
+    [...uses.values()].flatMap((list) => list.map((u) => u.resourceId)),
+    from,
+    to + longest * MINUTE_MS,
+    now,
+  );
   const kept: number[] = [];
   for (const o of offerings) {
     const terms = {
@@ -261,6 +271,13 @@ export async function offeringsWithOpenDeparture(
       bookingMode: o.booking_mode,
       bookingCutoffMinutes: o.booking_cutoff_minutes,
     };
+    const asListing = {
+      id: o.id,
+      kind: 'adventure' as const,
+      bufferMinutes: 0,
+      resources: uses.get(o.id) ?? [],
+    };
+    const room = (d: Departure) => resourceRoomIn(asListing, d, resources);
     const ofListing = facts.get(o.id);
     if (!ofListing) continue;
     const open = await findDeparture(
@@ -269,7 +286,7 @@ export async function offeringsWithOpenDeparture(
       o.time_zone,
       from,
       to,
-      (chunk) => chunk.find((d) => verdictOf(terms, d, ofListing, now).isAvailable),
+      (chunk) => chunk.find((d) => verdictOf(terms, d, ofListing, now, 1, room(d)).isAvailable),
     );
     if (open) kept.push(o.id);
   }

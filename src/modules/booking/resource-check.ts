@@ -8,6 +8,7 @@ import {
   departureGroup,
   evaluateResources,
   type ResourceDemand,
+  type ResourceFacts,
   type ResourceVerdict,
   resourceDemandOf,
 } from './resource-use.ts';
@@ -31,7 +32,7 @@ export interface ResourceCheck {
   group: string;
 }
 
-const bufferMsOf = (listing: ListingRef) =>
+const bufferMsOf = (listing: Pick<ListingRef, 'kind' | 'bufferMinutes'>) =>
   listing.kind === 'equipment' ? listing.bufferMinutes * MINUTE_MS : 0;
 
 /** The listing's demands for a request choosing `extras` (ascending resource id). */
@@ -57,16 +58,7 @@ export async function checkResources(
   const ids = demands.map((d) => d.resourceId);
   if (lock) await lockResources(db, ids);
   const held = heldWindow(window, bufferMsOf(listing));
-  const [rows, holds] = await Promise.all([
-    resourcesByIds(db, ids),
-    resourceHoldsIn(db, ids, held.startsAt, held.endsAt, now),
-  ]);
-  const facts = rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    quantity: r.quantity,
-    holds: holds.get(r.id) ?? [],
-  }));
+  const facts = [...(await resourceFactsIn(db, ids, held.startsAt, held.endsAt, now)).values()];
   const group = departureGroup(listing.id, window);
   return { demands, held, group, verdict: evaluateResources(held, group, demands, facts, ask.units) };
 }
@@ -108,30 +100,63 @@ export function bookingResourceRows(
   return rows;
 }
 
+/** What of a listing its resource demands come from. */
+export type ResourceListing = Pick<ListingRef, 'id' | 'kind' | 'bufferMinutes' | 'resources'> & {
+  extras?: ListingRef['extras'];
+};
+
+/** Every resource's quantity and its holds meeting [from, to), by id: one read for many windows. */
+export async function resourceFactsIn(
+  db: Db,
+  ids: readonly number[],
+  from: number,
+  to: number,
+  now: number,
+): Promise<Map<number, ResourceFacts>> {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  if (unique.length === 0) return new Map();
+  const [rows, holds] = await Promise.all([
+    resourcesByIds(db, unique),
+    resourceHoldsIn(db, unique, from, to, now),
+  ]);
+  return new Map(
+    rows.map((r) => [r.id, { id: r.id, name: r.name, quantity: r.quantity, holds: holds.get(r.id) ?? [] }]),
+  );
+}
+
 /**
- * The room (evaluateResources' maxUnits) the resources leave a request of the listing in each window,
- * choosing no extras; undefined when the listing uses no resource. One read for all the windows.
+ * The room (evaluateResources' maxUnits) the resources leave a request of the listing in the window,
+ * choosing no extras, from facts read for a range holding its hold; Infinity when it uses none.
  */
+export function resourceRoomIn(
+  listing: ResourceListing,
+  window: TimeWindow,
+  facts: Map<number, ResourceFacts>,
+) {
+  const demands = resourceDemandOf(listing.resources, []);
+  if (demands.length === 0) return Number.POSITIVE_INFINITY;
+  const held = heldWindow(window, bufferMsOf(listing));
+  const known = demands.flatMap((d) => facts.get(d.resourceId) ?? []);
+  return evaluateResources(held, departureGroup(listing.id, window), demands, known, 1).maxUnits;
+}
+
+/** The room of each window for the listing (resourceRoomIn); undefined when it uses no resource. */
 export async function resourceRoomsOf(
   db: Db,
-  listing: ListingRef,
+  listing: ResourceListing,
   windows: readonly TimeWindow[],
   now: number,
 ): Promise<number[] | undefined> {
-  const demands = demandsOf(listing, null);
-  if (demands.length === 0 || windows.length === 0) return undefined;
-  const ids = demands.map((d) => d.resourceId);
-  const held = windows.map((w) => heldWindow(w, bufferMsOf(listing)));
-  const from = Math.min(...held.map((h) => h.startsAt));
-  const to = Math.max(...held.map((h) => h.endsAt));
-  const [rows, holds] = await Promise.all([resourcesByIds(db, ids), resourceHoldsIn(db, ids, from, to, now)]);
-  const facts = rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    quantity: r.quantity,
-    holds: holds.get(r.id) ?? [],
-  }));
-  return windows.map(
-    (w, i) => evaluateResources(held[i], departureGroup(listing.id, w), demands, facts, 1).maxUnits,
+  if (listing.resources.length === 0 || windows.length === 0) return undefined;
+  const buffer = bufferMsOf(listing);
+  const from = Math.min(...windows.map((w) => w.startsAt));
+  const to = Math.max(...windows.map((w) => w.endsAt)) + buffer;
+  const facts = await resourceFactsIn(
+    db,
+    listing.resources.map((u) => u.resourceId),
+    from,
+    to,
+    now,
   );
+  return windows.map((w) => resourceRoomIn(listing, w, facts));
 }

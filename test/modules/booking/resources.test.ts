@@ -25,6 +25,7 @@ let dolphins: ListingOut;
 let caves: ListingOut;
 let kayak: ListingOut;
 let sunset: ListingOut;
+let vendorSlug: string;
 
 const DAY = '2026-07-01';
 
@@ -35,6 +36,8 @@ beforeAll(async () => {
   transition = transitioner(api);
   vendor = await registerVendor(t.app, { business_name: 'Lagos Sea Co' });
   other = await registerVendor(t.app, { business_name: 'Elsewhere' });
+  vendorSlug = (await api({ method: 'GET', url: '/api/v1/accounts/me/', token: vendor.token })).json()
+    .vendor_profile.slug;
   customer = await registerCustomer(t.app);
   res = resourcesApi(api, vendor);
   boat = await newResource(api, vendor, 'RIB boat', 1);
@@ -204,6 +207,49 @@ describe('one boat, two tours', () => {
     const del = await res.remove(boat);
     expect(del.statusCode).toBe(409);
     expect(del.json().code).toBe('invalid_state');
+  });
+});
+
+describe('the boat in lists and departures', () => {
+  const listed = async (from: string, to: string) => {
+    const r = await api({
+      method: 'GET',
+      url: '/api/v1/adventrues/offerings/',
+      query: { available_from: at(from), available_to: at(to), vendor_slug: vendorSlug, page_size: '100' },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return (r.json().results as { id: number }[]).map((l) => l.id).sort((a, b) => a - b);
+  };
+
+  it('available_from/available_to leave out a listing whose resource is taken', async () => {
+    expect(await listed('09:30', '10:00')).not.toContain(caves.id);
+    expect(await listed('13:00', '14:00')).toContain(caves.id);
+  });
+
+  it('a scheduled tour on the boat shows the departures the boat cannot take as sold out', async () => {
+    const scheduled = await createAdventure(t.app, vendor, {
+      booking_mode: 'shared',
+      capacity: 6,
+      duration_minutes: 60,
+      title: 'Harbour hop',
+      schedule: [{ weekdays: ['wed'], start_times: ['08:00', '12:00', '13:00'] }],
+      resources: [{ resource_id: boat, per: 'departure', amount: 1 }],
+    });
+    const r = await api({
+      method: 'GET',
+      url: `/api/v1/adventrues/offerings/${scheduled.public_id}/departures/`,
+      query: { from: at('00:00'), to: at('23:59') },
+    });
+    const rows = (r.json().departures as { starts_at: string; remaining: number; status: string }[]).map(
+      (d) => [d.starts_at, d.remaining, d.status],
+    );
+    expect(rows).toEqual([
+      [at('08:00'), 6, 'available'],
+      [at('12:00'), 0, 'sold_out'],
+      [at('13:00'), 6, 'available'],
+    ]);
+    expect(await listed('11:30', '12:30')).not.toContain(scheduled.id);
+    expect(await listed('12:30', '14:30')).toContain(scheduled.id);
   });
 });
 
