@@ -244,6 +244,7 @@ describe('ownership', () => {
       'payment',
       'photo',
       'promo_code',
+      'resource',
       'slot',
     ]);
     expect(failures).toEqual([]);

@@ -30,11 +30,11 @@ export const ResourceSchema = Named(
 );
 export const ResourcePage = PaginatedSchema(ResourceSchema);
 
-export const CreateResourceBody = Type.Object({ name, quantity }, { additionalProperties: false });
-export const UpdateResourceBody = Type.Object(
-  { name: Type.Optional(name), quantity: Type.Optional(quantity) },
-  { additionalProperties: false },
-);
+export const CreateResourceBody = Type.Object({ name, quantity });
+export const UpdateResourceBody = Type.Object({
+  name: Type.Optional(name),
+  quantity: Type.Optional(quantity),
+});
 
 export const UsageQuery = Type.Object({
   from: Type.Optional({ ...DateTimeIn, description: 'default now' }),
