@@ -18,16 +18,16 @@ import { isActiveStatus } from './booking.state-machine.ts';
 //    booking holds its quantity; a shared adventure's limit is its capacity and a booking holds its
 //    participants; a private adventure is one whole departure (limit 1, every booking holds it all). With
 //    a limit of 1 this is the spec's rule: no active booking may overlap the window.
-// 7. Shared resources (decisions §22): every hold of every listing takes of the resources it uses (its
-//    window plus buffer); at no instant may their sum exceed a resource's quantity. resource-use.ts
-//    counts it with heldAt and gives the room it leaves a request (`resourceRoom` of the facts), which
-//    caps what rules 4 and 5 find free.
 // 6. Turnaround (decisions §20): an equipment item's buffer keeps each booking's units taken until its
 //    ends_at + buffer, the request's own included, so rule 4 counts holds [starts_at, ends_at + buffer)
 //    against the request's [starts_at, ends_at + buffer). The buffer is the item's current one, for old
 //    bookings too: a booking stores its window, never its buffer, so every path counts one hold length
 //    and an edit of the buffer is checked against the holds it lengthens (checkLimitEdit). Slots (rules
 //    1-3) concern the rental itself, [starts_at, ends_at). With no buffer this is rule 4.
+// 7. Shared resources (decisions §22): every hold of every listing takes of the resources it uses (its
+//    window plus buffer); at no instant may their sum exceed a resource's quantity. resource-use.ts
+//    counts it with heldAt and gives the room it leaves a request (`resourceRoom` of the facts), which
+//    caps what rules 4 and 5 find free.
 
 export interface TimeWindow {
   startsAt: number;
@@ -255,7 +255,8 @@ export function evaluateDeparture(
 ): DepartureVerdict {
   const capacity = facts.override?.capacity ?? departure.capacity;
   const holds = facts.bookings.filter((b) => isActiveStatus(b.status) && b.startsAt === departure.startsAt);
-  const heldSeats = holds.reduce((sum, b) => sum + b.units, 0);
+  // every booking of the departure holds from its start: the seats held are the count there
+  const heldSeats = heldAt(departure.startsAt, holds);
   const room = facts.resourceRoom ?? Number.POSITIVE_INFINITY;
   const free = departure.shared
     ? Math.max(0, Math.min(capacity - heldSeats, room))

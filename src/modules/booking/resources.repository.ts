@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { BookingResourcesTable, Db, ResourcesTable } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
+import { preparedInsert, preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 import { holdsAt } from './booking.repository.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
@@ -18,23 +19,59 @@ export type ResourceRow = Selectable<ResourcesTable>;
  */
 export async function lockResources(db: Db, ids: readonly number[]): Promise<void> {
   if (ids.length === 0 || dialectOf(db) !== 'postgres') return;
-  await db
-    .selectFrom('resources')
-    .select('id')
-    .where('id', 'in', [...ids])
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  for (const id of [...ids].sort((a, b) => a - b)) await lockResource(db, { id });
 }
 
+// A request reads its resources and their holds on every call: prepared once (preparedQuery).
+const lockResource = preparedQuery(
+  (db, a: { id: number }) => db.selectFrom('resources').select('id').where('id', '=', a.id).forUpdate(),
+  ['id'],
+);
+const resourceRow = preparedQuery(
+  (db, a: { id: number }) => db.selectFrom('resources').selectAll().where('id', '=', a.id),
+  ['id'],
+);
+const holdsOfResource = preparedQuery(
+  (db, a: { id: number; from: number; to: number; now: number }) =>
+    db
+      .selectFrom('booking_resources as r')
+      .innerJoin('bookings as b', 'b.id', 'r.booking_id')
+      .select(['r.listing_id', 'r.per_departure', 'r.amount', 'r.starts_at', 'r.ends_at', 'r.held_until'])
+      .where('r.resource_id', '=', a.id)
+      .where('r.held_until', '>', a.from)
+      .where('r.starts_at', '<', a.to)
+      .where('b.status', 'in', ACTIVE_STATUSES)
+      .where(holdsAt(a.now, 'b')),
+  ['id', 'from', 'to', 'now'],
+);
+const insertHold = preparedInsert(
+  (db, a: Insertable<BookingResourcesTable> & Record<string, number>) =>
+    db.insertInto('booking_resources').values({
+      booking_id: a.booking_id,
+      resource_id: a.resource_id,
+      listing_id: a.listing_id,
+      per_departure: a.per_departure,
+      amount: a.amount,
+      starts_at: a.starts_at,
+      ends_at: a.ends_at,
+      held_until: a.held_until,
+    }),
+  [
+    'booking_id',
+    'resource_id',
+    'listing_id',
+    'per_departure',
+    'amount',
+    'starts_at',
+    'ends_at',
+    'held_until',
+  ],
+);
+
 export async function resourcesByIds(db: Db, ids: readonly number[]): Promise<ResourceRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('resources')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .orderBy('id')
-    .execute();
+  const rows: ResourceRow[] = [];
+  for (const id of [...ids].sort((a, b) => a - b)) rows.push(...(await resourceRow(db, { id })));
+  return rows;
 }
 
 export async function findVendorResource(db: Db, vendorId: number, id: number) {
@@ -103,7 +140,8 @@ export async function setListingResourceRefs(db: Db, listingId: number, ids: rea
 }
 
 export async function insertBookingResources(db: Db, rows: Insertable<BookingResourcesTable>[]) {
-  if (rows.length) await db.insertInto('booking_resources').values(rows).execute();
+  for (const row of rows)
+    await insertHold(db, row as Insertable<BookingResourcesTable> & Record<string, number>);
 }
 
 /**
@@ -119,24 +157,10 @@ export async function resourceHoldsIn(
 ): Promise<Map<number, ResourceHold[]>> {
   const holds = new Map<number, ResourceHold[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return holds;
-  const rows = await db
-    .selectFrom('booking_resources as r')
-    .innerJoin('bookings as b', 'b.id', 'r.booking_id')
-    .select([
-      'r.resource_id',
-      'r.listing_id',
-      'r.per_departure',
-      'r.amount',
-      'r.starts_at',
-      'r.ends_at',
-      'r.held_until',
-    ])
-    .where('r.resource_id', 'in', [...ids])
-    .where('r.held_until', '>', from)
-    .where('r.starts_at', '<', to)
-    .where('b.status', 'in', ACTIVE_STATUSES)
-    .where(holdsAt(now, 'b'))
-    .execute();
+  const rows = [];
+  for (const id of ids)
+    for (const row of await holdsOfResource(db, { id, from, to, now }))
+      rows.push({ ...row, resource_id: id });
   for (const r of rows) {
     const startsAt = Number(r.starts_at);
     const window = { startsAt, endsAt: Number(r.ends_at) };
