@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { PASSWORD } from '../reliability/server-process.ts';
+import { chooseRental } from './customer-seed.ts';
 import { browserAvailable, expectAccessible, expectQuietConsole, useWorld } from './harness.ts';
 import {
   apiCall,
@@ -84,6 +86,59 @@ describe.skipIf(!browserAvailable)('vendor resources', () => {
       expectQuietConsole(world, [...QUIET, /status of 409/]);
     });
   }
+
+  it('tells a customer which resource is taken when another listing holds it', async () => {
+    const base = world.server.url;
+    const vendor = await registerVendor(base, 'Lagoon kayaks');
+    const customer = await registerCustomer(base);
+    const pool = await apiCall(base, 'POST', '/api/v1/booking/vendor/resources/', {
+      token: vendor.token,
+      body: { name: 'sea kayak', quantity: 1 },
+    });
+    const item = (publicId: string) =>
+      apiCall(base, 'POST', '/api/v1/equipment/vendor/items/', {
+        token: vendor.token,
+        body: {
+          public_id: publicId,
+          title: `Kayak ${publicId}`,
+          price_per_day: '40.00',
+          category_id: 1,
+          quantity: 5,
+          resources: [{ resource_id: pool.id, per: 'unit', amount: 1 }],
+        },
+      });
+    const single = await item('single-kayak');
+    const double = await item('double-kayak');
+    const day = (n: number) => {
+      const d = new Date();
+      d.setUTCDate(d.getUTCDate() + n);
+      d.setUTCHours(9, 0, 0, 0);
+      return d.toISOString();
+    };
+    await apiCall(base, 'POST', '/api/v1/booking/bookings/request/', {
+      token: customer.token,
+      body: { equipment_item_id: single.id, starts_at: day(5), ends_at: day(7), quantity: 1 },
+    });
+    const page = await world.newPage({ viewport: PHONE });
+    await page.goto(`/login?next=/equipment/${double.public_id}`);
+    await page.getByLabel('Email').fill(customer.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`**/equipment/${double.public_id}`);
+    await chooseRental(page, [5, '09:00'], [7, '09:00'], 'UTC');
+    await expect.poll(() => page.getByText('Not available for that choice.').count()).toBe(1);
+    await page.getByRole('button', { name: 'Request booking' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('No sea kayak is free for that time: all 1 are in use.');
+    await expectAccessible(page);
+    const mine = (await apiCall(base, 'GET', '/api/v1/booking/bookings/', { token: customer.token }))
+      .results as {
+      equipment_item_id: number;
+    }[];
+    expect(mine.map((b) => b.equipment_item_id)).toEqual([single.id]);
+    expectQuietConsole(world, [...QUIET, /status of 409/]);
+  });
 
   it('chooses resources and how they are used in the listing editor, and an extra’s resource', async () => {
     const base = world.server.url;
