@@ -90,6 +90,9 @@ export function expectQuietConsole(world: World, allowed: RegExp[] = []): void {
   expect(problems).toEqual([]);
 }
 
+/** A test that scans with axe at two widths several times needs more than the default timeout on a busy machine. */
+export const AXE_HEAVY_MS = 90_000;
+
 /** axe-core finds no serious or critical violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

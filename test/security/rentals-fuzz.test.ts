@@ -84,7 +84,7 @@ describe('generated rental terms on an item', () => {
         });
         await refusedCleanly(res, before, [200, 400]);
         if (res.statusCode === 400)
-          for (const field of Object.keys(res.json().errors)) expect(field).toMatch(TERM_FIELD);
+          for (const field of Object.keys(res.json().errors ?? {})) expect(field).toMatch(TERM_FIELD);
         else if (Array.isArray(payload.rates)) expect(res.json().rates).toHaveLength(payload.rates.length);
       }),
       { numRuns: 300 },
@@ -127,7 +127,7 @@ describe('generated opening hours and windows', () => {
           });
           await refusedCleanly(profile, before, [200, 400]);
           if (profile.statusCode === 400)
-            for (const field of Object.keys(profile.json().errors))
+            for (const field of Object.keys(profile.json().errors ?? {}))
               expect(field).toMatch(/^opening_hours(\.|$)/);
           before = await changes();
           const res = await api({

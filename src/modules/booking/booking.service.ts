@@ -874,7 +874,7 @@ async function cancellationPolicyOf(db: Db, bookingId: number): Promise<Cancella
 }
 
 /** A vendor's cancel refunds all that remains of the paid payment (decisions §12). */
-const vendorCancelRefund = (paid: PaidAmount) => paid.remainingCents;
+export const vendorCancelRefund = (paid: PaidAmount) => paid.remainingCents;
 
 /** A customer's cancel at `now` refunds what the listing's policy gives (customerRefundCents). */
 const customerCancelRefund =

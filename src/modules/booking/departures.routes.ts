@@ -5,7 +5,12 @@ import { IdParams, Ref } from '../../http/schemas.ts';
 import type { BookingDeps } from './booking.service.ts';
 import * as schemas from './departures.schemas.ts';
 import { listPublicDepartures } from './departures.service.ts';
-import { cancelDeparture, changeDeparture, listVendorDepartures } from './departures.vendor.ts';
+import {
+  cancelDeparture,
+  changeDeparture,
+  listVendorDepartures,
+  previewDepartureCancel,
+} from './departures.vendor.ts';
 
 export interface DepartureRoutesOptions {
   deps: BookingDeps;
@@ -85,6 +90,24 @@ export const departureRoutes: FastifyPluginAsyncTypebox<DepartureRoutesOptions> 
     },
     async (request) =>
       changeDeparture(deps, callerOf(request), request.params.id, request.params.starts_at, request.body),
+  );
+
+  app.get(
+    '/vendor/offerings/:id/departures/:starts_at/cancellation/',
+    {
+      config: { auth: 'vendor' },
+      schema: doc({
+        tags,
+        summary: 'What cancelling one departure would do now',
+        description:
+          'The bookings a cancel would cancel and the refund it would make, for a confirmation. Reads ' +
+          'only: the cancel decides again when it runs.',
+        params: schemas.DepartureParams,
+        response: { 200: Ref(schemas.DepartureCancellationSchema) },
+      }),
+    },
+    async (request) =>
+      previewDepartureCancel(deps, callerOf(request), request.params.id, request.params.starts_at),
   );
 
   app.post(

@@ -160,17 +160,44 @@ export const CancelDepartureBody = Type.Object(
   { examples: [{ note: 'Strong wind forecast: the trip is cancelled.' }] },
 );
 
+/** Booking ids, oldest first. */
+const bookingIds = (what: string) => Type.Array(Type.Integer(), { description: `${what}, oldest first` });
+
 export const CancelledDepartureSchema = Named(
   'CancelledDeparture',
   Type.Object(
     {
       starts_at: DateTimeOut,
-      cancelled_booking_ids: Type.Array(Type.Integer(), {
-        description: 'the bookings it vendor-cancelled (paid ones refunded in full), oldest first',
-      }),
+      cancelled_booking_ids: bookingIds('the bookings it vendor-cancelled (paid ones refunded in full)'),
     },
     { examples: [{ starts_at: '2026-07-04T08:00:00.000Z', cancelled_booking_ids: [41, 44] }] },
   ),
 );
 
 export const PublicIdParams = Type.Object({ public_id: Type.String({ minLength: 1, maxLength: 1000 }) });
+
+export const DepartureCancellationSchema = Named(
+  'DepartureCancellation',
+  Type.Object(
+    {
+      starts_at: DateTimeOut,
+      booking_ids: bookingIds('the requested, approved and confirmed bookings a cancel would cancel now'),
+      paid_bookings: Type.Integer({ description: 'how many of them are paid' }),
+      refund_amount: Type.String({
+        description: 'what a cancel would refund now: the sum of what remains of their payments',
+      }),
+      currency: Type.String(),
+    },
+    {
+      examples: [
+        {
+          starts_at: '2026-07-04T08:00:00.000Z',
+          booking_ids: [41, 44],
+          paid_bookings: 1,
+          refund_amount: '90.00',
+          currency: 'eur',
+        },
+      ],
+    },
+  ),
+);

@@ -2,15 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, invalidFields, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { DAY_MS, formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
-import { parseResourceUses } from '../../lib/resource-uses.ts';
-import {
-  type Departure,
-  departureAt,
-  departuresBetween,
-  findDeparture,
-  isScheduled,
-  parseSchedule,
-} from '../../lib/schedule.ts';
+import { type Departure, departureAt, departuresBetween, isScheduled } from '../../lib/schedule.ts';
 import { findListingById, type LimitEdit, type ListingLookups, type ListingRef } from '../catalog/index.ts';
 import {
   type BookingFact,
@@ -21,13 +13,8 @@ import {
 } from './availability.ts';
 import type { AskedWindow } from './booking.input.ts';
 import { parseInstant } from './booking.input.ts';
-import {
-  activeScheduledOfferings,
-  type DepartureRangeFacts,
-  departureFacts,
-  departureFactsOf,
-} from './departures.repository.ts';
-import { resourceFactsIn, resourceRoomIn, resourceRoomsOf } from './resource-check.ts';
+import { type DepartureRangeFacts, departureFactsOf } from './departures.repository.ts';
+import { resourceRoomsOf } from './resource-check.ts';
 
 // Departures of scheduled offerings (decisions §19): the public list, and the departure a booking request
 // or an availability check asks for. The schedule makes them (src/lib/schedule.ts), rule 5 of
@@ -234,63 +221,6 @@ export function departureConflict(verdict: DepartureVerdict, units: number): App
 /** The detail of a request refused by the listing's booking cutoff. */
 export function closedDetail(cutoffAt: number): string {
   return `Booking has closed: requests for this window closed at ${formatDateTime(cutoffAt)} (the listing's booking cutoff).`;
-}
-
-/**
- * The active scheduled offerings with at least one open departure with a free seat starting in
- * [from, to) (decisions §19: the available_from/available_to filter), each decided by rule 5 on the facts
- * of the whole range, read for all of them at once.
- */
-export async function offeringsWithOpenDeparture(
-  db: Db,
-  from: number,
-  to: number,
-  now: number,
-): Promise<number[]> {
-  const offerings = await activeScheduledOfferings(db);
-  if (offerings.length === 0) return [];
-  const longest = Math.max(...offerings.map((o) => o.duration_minutes ?? 0));
-  const facts = await departureFacts(
-    db,
-    { listingIds: offerings.map((o) => o.id), from, to, durationMs: longest * MINUTE_MS },
-    now,
-  );
-  // rule 7: the resources the offerings use, read once for the range
-  const uses = new Map(offerings.map((o) => [o.id, parseResourceUses(o.resources)]));
-  const resources = await resourceFactsIn(
-    db,
-    [...uses.values()].flatMap((list) => list.map((u) => u.resourceId)),
-    from,
-    to + longest * MINUTE_MS,
-    now,
-  );
-  const kept: number[] = [];
-  for (const o of offerings) {
-    const terms = {
-      capacity: o.capacity,
-      bookingMode: o.booking_mode,
-      bookingCutoffMinutes: o.booking_cutoff_minutes,
-    };
-    const asListing = {
-      id: o.id,
-      kind: 'adventure' as const,
-      bufferMinutes: 0,
-      resources: uses.get(o.id) ?? [],
-    };
-    const room = (d: Departure) => resourceRoomIn(asListing, d, resources);
-    const ofListing = facts.get(o.id);
-    if (!ofListing) continue;
-    const open = await findDeparture(
-      parseSchedule(o.schedule),
-      o.duration_minutes ?? 0,
-      o.time_zone,
-      from,
-      to,
-      (chunk) => chunk.find((d) => verdictOf(terms, d, ofListing, now, 1, room(d)).isAvailable),
-    );
-    if (open) kept.push(o.id);
-  }
-  return kept;
 }
 
 /**

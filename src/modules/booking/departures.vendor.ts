@@ -3,10 +3,16 @@ import { inTransaction } from '../../db/transactions.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
+import { formatMoney } from '../../lib/money.ts';
 import { departureAt } from '../../lib/schedule.ts';
 import { findListingById, type ListingRef, lockOwnListing } from '../catalog/index.ts';
 import { parseInstant } from './booking.input.ts';
-import { type BookingDeps, cancelInTransaction } from './booking.service.ts';
+import {
+  type BookingDeps,
+  cancelInTransaction,
+  cappedRefundCents,
+  vendorCancelRefund,
+} from './booking.service.ts';
 import { bookingsHoldingDeparture, departureFactsOf, upsertOverride } from './departures.repository.ts';
 import {
   departureRange,
@@ -60,21 +66,63 @@ export async function listVendorDepartures(
 }
 
 /**
- * The departure at the path's instant of the caller's offering, read with its facts in the caller's
- * transaction after the offering's lock: 404 for another vendor's offering or an instant that is not a
- * departure.
+ * The departure at the path's instant of the caller's offering, read with its facts; with `lock`, in the
+ * caller's transaction after the offering's lock. 404 for another vendor's offering or an instant that is
+ * not a departure.
  */
-async function lockedDeparture(trx: Db, caller: AuthUser, id: number, startsAtText: string, now: number) {
+async function ownDeparture(
+  db: Db,
+  caller: AuthUser,
+  id: number,
+  startsAtText: string,
+  now: number,
+  lock: boolean,
+) {
   const startsAt = parseInstant('starts_at', startsAtText);
-  if (!(await lockOwnListing(trx, 'adventure', caller.vendorId ?? -1, id))) throw offeringNotFound();
-  const listing = await ownOffering(trx, caller, id);
+  if (lock && !(await lockOwnListing(db, 'adventure', caller.vendorId ?? -1, id))) throw offeringNotFound();
+  const listing = await ownOffering(db, caller, id);
   const departure = isScheduledOffering(listing)
     ? departureAt(listing.schedule, listing.durationMinutes ?? 0, listing.timeZone, startsAt)
     : undefined;
   if (!departure) throw departureNotFound();
   const range = { from: startsAt, to: startsAt + 1, durationMs: departure.endsAt - departure.startsAt };
-  const facts = await departureFactsOf(trx, listing.id, range, now);
+  const facts = await departureFactsOf(db, listing.id, range, now);
   return { listing, departure, facts };
+}
+
+const lockedDeparture = (trx: Db, caller: AuthUser, id: number, startsAtText: string, now: number) =>
+  ownDeparture(trx, caller, id, startsAtText, now, true);
+
+/**
+ * GET .../departures/{starts_at}/cancellation/: what a cancel of the departure would do now, for the
+ * vendor's confirmation: the bookings it would cancel and the refunds it would make (each paid booking's
+ * remainder, as a vendor's cancel refunds: vendorCancelRefund). Reads only; the cancel itself decides
+ * again under the lock.
+ */
+export async function previewDepartureCancel(
+  deps: BookingDeps,
+  caller: AuthUser,
+  id: number,
+  startsAtText: string,
+) {
+  const now = deps.clock.now().getTime();
+  const { listing, departure } = await ownDeparture(deps.db, caller, id, startsAtText, now, false);
+  const ids = await bookingsHoldingDeparture(deps.db, listing.id, departure.startsAt, now);
+  let paidBookings = 0;
+  let refundCents = 0;
+  for (const bookingId of ids) {
+    const paid = await deps.refunds.paid(deps.db, bookingId);
+    if (!paid) continue;
+    paidBookings++;
+    refundCents += cappedRefundCents(paid, vendorCancelRefund);
+  }
+  return {
+    starts_at: formatDateTime(departure.startsAt),
+    booking_ids: ids,
+    paid_bookings: paidBookings,
+    refund_amount: formatMoney(refundCents),
+    currency: listing.currency,
+  };
 }
 
 export interface DepartureChange {

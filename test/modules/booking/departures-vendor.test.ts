@@ -171,6 +171,19 @@ describe('POST .../departures/{starts_at}/cancel/', () => {
     });
     const afternoon = (await w.request(SAT_1430)).json().id;
     const paymentId = await w.pay(paid);
+    // what the vendor's confirmation shows first: the two bookings, one paid 3 × 30.00
+    const preview = await w.api({
+      method: 'GET',
+      url: departurePath(w.tour.id, SAT_0900, 'cancellation/'),
+      token: w.vendor.token,
+    });
+    expect(preview.json()).toEqual({
+      starts_at: SAT_0900,
+      booking_ids: [unpaid, paid],
+      paid_bookings: 1,
+      refund_amount: '90.00',
+      currency: 'eur',
+    });
     const res = await w.api({
       method: 'POST',
       url: departurePath(w.tour.id, SAT_0900, 'cancel/'),

@@ -393,6 +393,8 @@ describe('available_from / available_to on scheduled offerings', () => {
       return res.json().results.map((l: { id: number }) => l.id);
     };
     expect(await found('2026-06-06T07:00:00Z', '2026-06-06T09:00:00Z')).toEqual([w.tour.id]);
+    // a range begun in the past still holds the coming departure
+    expect(await found('2026-05-01T00:00:00Z', '2026-06-06T09:00:00Z')).toEqual([w.tour.id]);
     // no departure starts between them
     expect(await found('2026-06-06T08:30:00Z', '2026-06-06T12:00:00Z')).toEqual([]);
     await w.request(SAT_0900, { participants_count: 12 });

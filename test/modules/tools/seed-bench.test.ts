@@ -10,6 +10,7 @@ import {
   benchCustomerEmail,
   type SeedBenchResult,
   seedBench,
+  seedBenchTours,
   seedBenchUnitItems,
 } from '../../../src/tools/seed-bench.ts';
 import {
@@ -126,6 +127,23 @@ describe('seed-bench', () => {
     await t.db.deleteFrom('listings').where('public_id', '=', 'bench-units-02').execute();
     expect(await seedBenchUnitItems(t.db, now)).toBe(1);
     expect(await unitItems()).toEqual(expected);
+  });
+
+  it('gives the bench vendor scheduled tours with four departures a day, and tops up a database without them', async () => {
+    const tours = () =>
+      t.db
+        .selectFrom('listings')
+        .select(['public_id', 'schedule', 'booking_mode'])
+        .where('public_id', 'like', 'bench-tour-%')
+        .orderBy('public_id')
+        .execute();
+    const found = await tours();
+    expect(found).toHaveLength(BENCH_TOURS);
+    expect(found[0]).toMatchObject({ public_id: 'bench-tour-01', booking_mode: 'shared' });
+    expect(JSON.parse(found[0].schedule)[0].start_times).toEqual(['09:00', '11:00', '13:00', '15:00']);
+    await t.db.deleteFrom('listings').where('public_id', '=', 'bench-tour-07').execute();
+    expect(await seedBenchTours(t.db, now)).toBe(1);
+    expect(await tours()).toEqual(found);
   });
 
   it('puts the bench vendor clicks inside the last 30 days, organic and marketing in known campaigns', async () => {

@@ -68,12 +68,11 @@ function AdventureForm({ offering, departure, ...props }: FormProps & { offering
   const [startsAt, setStartsAt] = useState(toLocalInput(tomorrowMorning()));
   const [opening, setOpening] = useState(openings[0]?.starts_at ?? '');
   const errors = fieldErrors(error);
-  const start = departure ? departure.starts_at : openings.length > 0 ? opening : fromLocalInput(startsAt);
-  const body = (units: number) => ({
-    adventure_offering_id: offering.id,
-    starts_at: start,
-    participants_count: units,
-  });
+  // a half-typed date-time is no start yet (nothing to price or request)
+  const typed = Number.isFinite(Date.parse(startsAt)) ? fromLocalInput(startsAt) : '';
+  const start = departure ? departure.starts_at : openings.length > 0 ? opening : typed;
+  const body = (units: number) =>
+    start ? { adventure_offering_id: offering.id, starts_at: start, participants_count: units } : null;
   return (
     <RequestForm
       listing={offering}

@@ -7,7 +7,6 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { calendarDate, money, plural } from '../format.ts';
 import { ErrorMessage, Loading, Notice, TableScroll, TextArea, useAction } from '../ui.tsx';
 import { type Adventure, useLoad } from './data.ts';
-import { type CancellationImpact, cancellationImpact } from './departure-impact.ts';
 
 const DAY_MS = 86_400_000;
 /** The list starts with two weeks and grows by two; the API answers at most 92 days at once. */
@@ -49,15 +48,26 @@ export const departurePath = (offeringId: number, departure: { starts_at: string
   params: { path: { id: offeringId, starts_at: departure.starts_at } },
 });
 
-/** What the cancel will do, in words, with the figures marked for a reader and for the browser tests. */
-function ImpactWords({ impact, currency }: { impact: CancellationImpact; currency: string }) {
-  if (impact.bookings === 0) return <p>No booking holds it: cancelling closes it for good.</p>;
+/** What cancelling would do now, as the API computes it: the bookings it cancels and what it refunds. */
+const cancellationPreview = (offeringId: number, departure: Departure) =>
+  call(() =>
+    api.GET(
+      '/api/v1/adventrues/vendor/offerings/{id}/departures/{starts_at}/cancellation/',
+      departurePath(offeringId, departure),
+    ),
+  );
+type CancellationPreview = Awaited<ReturnType<typeof cancellationPreview>>;
+
+/** The preview in words, its figures marked for a reader and for the browser tests. */
+function PreviewWords({ preview }: { preview: CancellationPreview }) {
+  const bookings = preview.booking_ids.length;
+  if (bookings === 0) return <p>No booking holds it: cancelling closes it for good.</p>;
   return (
     <p>
-      It cancels <strong data-bookings>{plural(impact.bookings, 'booking', 'bookings')}</strong> (
-      {plural(impact.seats, 'seat', 'seats')}) and refunds{' '}
-      <strong data-refund>{money(impact.refundCents / 100, currency)}</strong> to the customers who paid. It
-      cannot be undone.
+      It cancels <strong data-bookings>{plural(bookings, 'booking', 'bookings')}</strong> (
+      {preview.paid_bookings} paid) and refunds{' '}
+      <strong data-refund>{money(preview.refund_amount, preview.currency)}</strong> to the customers who paid.
+      It cannot be undone.
     </p>
   );
 }
@@ -73,7 +83,10 @@ function CancelDeparture({
   onDone: (message: string) => Promise<void>;
   onClose: () => void;
 }) {
-  const impact = useLoad(() => cancellationImpact(offering, departure), [offering.id, departure.starts_at]);
+  const preview = useLoad(
+    () => cancellationPreview(offering.id, departure),
+    [offering.id, departure.starts_at],
+  );
   const [note, setNote] = useState('');
   const cancel = useAction(async () => {
     const result = await call(() =>
@@ -85,21 +98,20 @@ function CancelDeparture({
     const n = result.cancelled_booking_ids.length;
     await onDone(`Departure ${when(departure)} cancelled, with ${plural(n, 'booking', 'bookings')}.`);
   });
-  const figures = impact.data;
   return (
     <ConfirmDialog
       title={`Cancel the departure at ${when(departure)}?`}
       confirmText="Yes, cancel departure"
       cancelText="Keep departure"
-      busy={cancel.busy || !figures}
+      busy={cancel.busy || !preview.data}
       onConfirm={cancel.run}
       onClose={onClose}
     >
-      <ErrorMessage error={impact.error ?? cancel.error} />
-      {!figures ? (
-        !impact.error && <Loading what="Counting its bookings" />
+      <ErrorMessage error={preview.error ?? cancel.error} />
+      {!preview.data ? (
+        !preview.error && <Loading what="Counting its bookings" />
       ) : (
-        <ImpactWords impact={figures} currency={offering.currency} />
+        <PreviewWords preview={preview.data} />
       )}
       <TextArea label="Note to the customers" value={note} onValue={setNote} rows={2} />
     </ConfirmDialog>
