@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { evaluateAvailability, evaluateDeparture } from '../../src/modules/booking/availability.ts';
 import {
   departureGroup,
   evaluateResources,
@@ -158,5 +159,72 @@ describe('a request against the resources', () => {
       { resourceId: 4, fixed: 3, perUnit: 2, departure: 0 },
       { resourceId: 9, fixed: 1, perUnit: 0, departure: 1 },
     ]);
+  });
+});
+
+describe('the room resources leave, in the listing rules', () => {
+  const booking = fc
+    .record({
+      startsAt: fc.integer({ min: 0, max: 100 }),
+      length: fc.integer({ min: 1, max: 60 }),
+      units: fc.integer({ min: 1, max: 4 }),
+    })
+    .map(({ startsAt, length, units }) => ({
+      startsAt,
+      endsAt: startsAt + length,
+      units,
+      status: 'requested' as const,
+    }));
+
+  it('a request fits with the room exactly when it fits without it and the room holds its units', () => {
+    fc.assert(
+      fc.property(
+        fc.array(booking, { maxLength: 8 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 8 }),
+        (bookings, limit, countUnits, units, room) => {
+          const window = { startsAt: 30, endsAt: 70 };
+          const facts = { slots: [], bookings };
+          const unit = { limit, countUnits };
+          const without = evaluateAvailability(window, facts, unit, units);
+          const withRoom = evaluateAvailability(window, { ...facts, resourceRoom: room }, unit, units);
+          expect(withRoom.isAvailable).toBe(without.isAvailable && room >= units);
+          if (countUnits) expect(withRoom.remaining).toBe(Math.min(without.remaining, room));
+        },
+      ),
+    );
+  });
+
+  it('a departure’s remaining seats are capped by the room; a private one needs room for its party', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 4 }), { maxLength: 5 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 10 }),
+        (parties, capacity, shared, units, room) => {
+          const departure = { startsAt: 1000, endsAt: 2000, capacity, shared, cutoffMinutes: 0 };
+          const bookings = parties.map((u) => ({
+            startsAt: 1000,
+            endsAt: 2000,
+            units: u,
+            status: 'approved' as const,
+          }));
+          const without = evaluateDeparture(departure, { bookings, slots: [] }, 0, units);
+          const withRoom = evaluateDeparture(
+            departure,
+            { bookings, slots: [], resourceRoom: room },
+            0,
+            units,
+          );
+          expect(withRoom.isAvailable).toBe(without.isAvailable && room >= units);
+          if (shared) expect(withRoom.remaining).toBe(Math.min(without.remaining, room));
+          else expect(withRoom.remaining).toBe(room >= 1 ? without.remaining : 0);
+        },
+      ),
+    );
   });
 });
