@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type ResourceHold, resourcePeak } from '../../src/modules/booking/resource-use.ts';
 import { type Json, raceOnTwoServers } from './http-turns.ts';
+import { integrityProblems } from './integrity.ts';
 
 // Shared resources under real concurrency (decisions §22): two server processes on one database (a SQLite
 // file, or PostgreSQL with TEST_DATABASE_URL), simultaneous HTTP requests spread over both, for different
@@ -185,16 +186,28 @@ describe('listings sharing a resource, requested at once through two server proc
           ),
         );
       if (i === 20)
-        ops.push(() =>
-          send(
+        ops.push(async () => {
+          departureCancel = await send(
             'POST',
             `/api/v1/adventrues/vendor/offerings/${tours[0]}/departures/${encodeURIComponent(at('09:30'))}/cancel/`,
             { note: 'weather' },
             vendor.token,
-          ),
-        );
+          );
+          return departureCancel;
+        });
     }
+    let departureCancel: { status: number; json: Json } | undefined;
     const answers = await Promise.all(ops.map((op) => op()));
+    expect(departureCancel?.status).toBe(200);
+    // the cancelled departure holds nothing any more
+    const left = await world.handle.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('listing_id', '=', tours[0])
+      .where('starts_at', '=', Date.parse(at('09:30')))
+      .where('status', 'in', ['requested', 'approved', 'confirmed'])
+      .execute();
+    expect(left).toEqual([]);
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(
@@ -202,6 +215,7 @@ describe('listings sharing a resource, requested at once through two server proc
       JSON.stringify(statuses),
     ).toBe(true);
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
+    expect(await integrityProblems(world.handle.db, world.handle.dialect)).toEqual([]);
     const peaks = await recountPeaks(config);
     const quantities = await world.handle.db
       .selectFrom('resources')
