@@ -30,11 +30,14 @@ export const ResourceSchema = Named(
 );
 export const ResourcePage = PaginatedSchema(ResourceSchema);
 
-export const CreateResourceBody = Type.Object({ name, quantity });
-export const UpdateResourceBody = Type.Object({
-  name: Type.Optional(name),
-  quantity: Type.Optional(quantity),
-});
+export const CreateResourceBody = Type.Object(
+  { name, quantity },
+  { examples: [{ name: 'RIB boat', quantity: 1 }] },
+);
+export const UpdateResourceBody = Type.Object(
+  { name: Type.Optional(name), quantity: Type.Optional(quantity) },
+  { examples: [{ quantity: 2 }] },
+);
 
 export const UsageQuery = Type.Object({
   from: Type.Optional({ ...DateTimeIn, description: 'default now' }),
@@ -46,18 +49,35 @@ export const UsageQuery = Type.Object({
 
 export const ResourceUsageSchema = Named(
   'ResourceUsage',
-  Type.Object({
-    resource_id: Type.Integer(),
-    quantity: Type.Integer(),
-    from: DateTimeOut,
-    to: DateTimeOut,
-    segments: Type.Array(
-      Type.Object({ starts_at: DateTimeOut, ends_at: DateTimeOut, used: Type.Integer({ minimum: 0 }) }),
-      {
-        description:
-          'consecutive pieces of constant use covering [from, to), neighbours different; used counts every ' +
-          'holding booking of every listing (window plus buffer; a per-departure use once per departure)',
-      },
-    ),
-  }),
+  Type.Object(
+    {
+      resource_id: Type.Integer(),
+      quantity: Type.Integer(),
+      from: DateTimeOut,
+      to: DateTimeOut,
+      segments: Type.Array(
+        Type.Object({ starts_at: DateTimeOut, ends_at: DateTimeOut, used: Type.Integer({ minimum: 0 }) }),
+        {
+          description:
+            'consecutive pieces of constant use covering [from, to), neighbours different; used counts every ' +
+            'holding booking of every listing (window plus buffer; a per-departure use once per departure)',
+        },
+      ),
+    },
+    {
+      examples: [
+        {
+          resource_id: 1,
+          quantity: 1,
+          from: '2026-07-01T08:00:00Z',
+          to: '2026-07-01T14:00:00Z',
+          segments: [
+            { starts_at: '2026-07-01T08:00:00Z', ends_at: '2026-07-01T09:00:00Z', used: 0 },
+            { starts_at: '2026-07-01T09:00:00Z', ends_at: '2026-07-01T13:00:00Z', used: 1 },
+            { starts_at: '2026-07-01T13:00:00Z', ends_at: '2026-07-01T14:00:00Z', used: 0 },
+          ],
+        },
+      ],
+    },
+  ),
 );
