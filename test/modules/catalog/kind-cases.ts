@@ -37,6 +37,8 @@ const COMMON_KEYS = [
   'booking_cutoff_minutes',
   // decisions §21: extras a request may add ([] by default)
   'extras',
+  // decisions §22: shared resources a booking uses ([] by default)
+  'resources',
   'created_at',
   'updated_at',
   // decisions §16: the listing's photos, in order (empty until one is uploaded)

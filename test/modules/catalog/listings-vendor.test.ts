@@ -79,6 +79,7 @@ describe('creating listings: the output object', () => {
       cancellation_policy: { free_cancellation_hours: 24, late_refund_percent: 0 },
       booking_cutoff_minutes: 0,
       extras: [],
+      resources: [],
       is_active: true,
       category_id: kayaks,
       category: { id: kayaks, name: 'Kayaks', slug: 'kayaks' },
@@ -141,6 +142,7 @@ describe('creating listings: the output object', () => {
       cancellation_policy: { free_cancellation_hours: 24, late_refund_percent: 0 },
       booking_cutoff_minutes: 0,
       extras: [],
+      resources: [],
       is_active: false,
       category_id: boats,
       category: { id: boats, name: 'Boat tours', slug: 'boat-tours' },
@@ -168,7 +170,13 @@ describe('creating listings: the output object', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(k.keys);
-    expect(body).toMatchObject({ description: '', [k.location]: '', [k.price]: '0.00', is_active: true });
+    expect(body).toMatchObject({
+      description: '',
+      [k.location]: '',
+      [k.price]: '0.00',
+      is_active: true,
+      resources: [],
+    });
     if (k.kind === 'equipment') expect(body.details).toEqual({});
   });
 
