@@ -299,5 +299,9 @@ describe('wetsuits as an extra', () => {
       extras: { wetsuit: 1 },
     });
     expect(q.json().is_available).toBe(false);
+    // an extra's resource cannot be deleted either
+    const del = await res.remove(wetsuits);
+    expect(del.statusCode).toBe(409);
+    expect(del.json().code).toBe('invalid_state');
   });
 });
