@@ -37,6 +37,7 @@ import {
   departureRoutes,
   listingAvailableFilter,
   promoCodeRoutes,
+  resourceRoutes,
   startExpirySweeper,
 } from './modules/booking/index.ts';
 import { ADVENTURE, catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
@@ -191,6 +192,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     prefix: '/api/v1/booking',
     deps: { ...bookingDeps, paymentStatuses: latestPaymentStatuses },
   });
+  await app.register(resourceRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
   for (const segment of [ADVENTURE.pathSegment, ...ADVENTURE.pathAliases])
     await app.register(departureRoutes, {
       prefix: `/api/v1/${segment}`,

@@ -142,6 +142,8 @@ export interface ListingsTable {
   buffer_minutes: Generated<number>;
   /** JSON list of the questions a request answers (decisions §23; src/lib/questions.ts), '[]' when none */
   questions: Generated<string>;
+  /** JSON list of the resources it uses (decisions §22), '[]' when none */
+  resources: Generated<string>;
   is_active: Flag;
   archived_at: Millis | null;
   created_at: Millis;
@@ -264,6 +266,34 @@ export interface PromoCodesTable {
   is_active: Generated<Flag>;
   created_at: Millis;
   updated_at: Millis;
+}
+
+export interface ResourcesTable {
+  id: Generated<number>;
+  vendor_id: number;
+  name: string;
+  quantity: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ListingResourceRefsTable {
+  listing_id: number;
+  resource_id: number;
+}
+
+/** What one booking takes of one resource while it holds (decisions §22). */
+export interface BookingResourcesTable {
+  id: Generated<number>;
+  booking_id: number;
+  resource_id: number;
+  listing_id: number;
+  per_departure: Flag;
+  amount: number;
+  starts_at: Millis;
+  ends_at: Millis;
+  /** ends_at plus the listing's buffer when requested */
+  held_until: Millis;
 }
 
 export interface BookingStatusHistoryTable {
@@ -546,6 +576,9 @@ export interface Database {
   booking_status_history: BookingStatusHistoryTable;
   team_invitations: TeamInvitationsTable;
   promo_codes: PromoCodesTable;
+  resources: ResourcesTable;
+  listing_resource_refs: ListingResourceRefsTable;
+  booking_resources: BookingResourcesTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
   webhook_events: WebhookEventsTable;

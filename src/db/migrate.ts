@@ -37,6 +37,7 @@ import * as prices from './migrations/2026112803-prices.ts';
 import * as rentalTerms from './migrations/2026112901-rental-terms.ts';
 import * as teams from './migrations/2026112905-teams.ts';
 import * as dayOfTrip from './migrations/2026113001-day-of-trip.ts';
+import * as resources from './migrations/2026113001-resources.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '2026112901-rental-terms': rentalTerms,
   '2026112905-teams': teams,
   '2026113001-day-of-trip': dayOfTrip,
+  '2026113001-resources': resources,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

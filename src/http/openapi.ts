@@ -219,6 +219,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'bookings', description: 'Availability checks, booking requests and their lifecycle' },
         { name: 'payments', description: 'Mock card payments and the gateway webhook' },
         { name: 'marketing', description: 'Click tracking and click-to-booking analytics' },
+        {
+          name: 'resources',
+          description: 'Shared resources: boats, kayaks, wetsuits used by several listings',
+        },
       ],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },

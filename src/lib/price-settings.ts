@@ -1,3 +1,4 @@
+import { MAX_ID } from './limits.ts';
 import { formatMoney, parseMoney } from './money.ts';
 
 // A listing's price settings (decisions §21) as a vendor gives them and as they are stored: price
@@ -27,7 +28,7 @@ export interface Extra {
   priceCents: number;
   per: ExtraPer;
   maxQuantity: number;
-  /** a §22 resource each unit takes; always null until resources exist */
+  /** a §22 resource each chosen unit takes one of while the booking holds; null: none */
   resourceId: number | null;
 }
 
@@ -76,8 +77,13 @@ export const extrasErrors = (value: unknown, field = 'extras') =>
     const max = item.max_quantity;
     if (!Number.isInteger(max) || (max as number) < 1 || (max as number) > MAX_EXTRA_QUANTITY)
       errors[`${at}.max_quantity`] = `Enter an integer from 1 to ${MAX_EXTRA_QUANTITY}.`;
-    if (item.resource_id !== undefined && item.resource_id !== null)
-      errors[`${at}.resource_id`] = 'Shared resources do not exist yet: resource_id must be null.';
+    const id = item.resource_id;
+    if (
+      id !== undefined &&
+      id !== null &&
+      (!Number.isInteger(id) || (id as number) < 1 || (id as number) > MAX_ID)
+    )
+      errors[`${at}.resource_id`] = 'Enter the id of one of your resources, or null.';
   });
 
 /** Valid categories (priceCategoriesErrors found nothing), as stored. */
@@ -96,7 +102,7 @@ export const normalizeExtras = (value: readonly Member[]): Extra[] =>
     priceCents: parseMoney(e.price) as number,
     per: e.per as ExtraPer,
     maxQuantity: e.max_quantity as number,
-    resourceId: null,
+    resourceId: (e.resource_id as number | null | undefined) ?? null,
   }));
 
 /** Stored categories or extras (JSON text of the normalized lists). */

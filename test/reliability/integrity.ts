@@ -49,6 +49,11 @@ const ORPHAN_QUERIES: [string, string][] = [
     'select count(*) as n from payments p left join bookings b on b.id = p.booking_id where b.id is null',
   ],
   [
+    'resource holds of missing bookings or resources',
+    `select count(*) as n from booking_resources h left join bookings b on b.id = h.booking_id
+       left join resources r on r.id = h.resource_id where b.id is null or r.id is null`,
+  ],
+  [
     'refresh tokens of missing users',
     'select count(*) as n from refresh_tokens t left join users u on u.id = t.user_id where u.id is null',
   ],

@@ -235,6 +235,7 @@ describe('ownership', () => {
       'payment',
       'photo',
       'promo_code',
+      'resource',
       'slot',
     ]);
     expect(failures).toEqual([]);

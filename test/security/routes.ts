@@ -60,7 +60,8 @@ type ResourceKind =
   | 'delivery'
   | 'invitation'
   | 'member'
-  | 'promo_code';
+  | 'promo_code'
+  | 'resource';
 
 interface OwnedResource {
   kind: ResourceKind;
@@ -240,6 +241,25 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
           url: '/api/v1/booking/vendor/promo-codes/',
           token: p.vendor.token,
           payload: promoCodeBody(),
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id;
+      },
+    },
+  },
+  {
+    // a shared resource and its usage
+    match: /\/vendor\/resources\/:id\//,
+    resource: {
+      kind: 'resource',
+      twoParty: false,
+      idOf: (p) => p.resourceId,
+      fresh: async (w, p) => {
+        const res = await w.api({
+          method: 'POST',
+          url: '/api/v1/booking/vendor/resources/',
+          token: p.vendor.token,
+          payload: { name: 'Wetsuit', quantity: 4 },
         });
         expect(res.statusCode, res.body).toBe(201);
         return res.json().id;
@@ -507,6 +527,12 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
   { method: 'PATCH', match: /\/departures\/:starts_at\/$/, body: () => ({ capacity: 10, is_closed: false }) },
   { method: 'POST', match: /\/departures\/:starts_at\/cancel\/$/, body: () => ({ note: 'Gale' }) },
   { method: 'POST', match: /\/booking\/vendor\/promo-codes\/$/, body: () => promoCodeBody() },
+  {
+    method: 'POST',
+    match: /\/booking\/vendor\/resources\/$/,
+    body: () => ({ name: 'Paddle board', quantity: 3 }),
+  },
+  { method: 'PATCH', match: /\/booking\/vendor\/resources\/:id\/$/, body: () => ({ quantity: 7 }) },
   {
     method: 'PATCH',
     match: /\/booking\/vendor\/promo-codes\/:id\/$/,

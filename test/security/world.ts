@@ -57,6 +57,8 @@ export interface Party {
   invitationId: number;
   /** the vendor's promo code (decisions §21) */
   promoCodeId: number;
+  /** the vendor's shared resource (decisions §22), used by no listing */
+  resourceId: number;
 }
 
 export interface PhotoOut {
@@ -258,6 +260,13 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     payload: { code: 'WELCOME10', percent_off: 10, max_redemptions: 100 },
   });
   expect(promo.statusCode, promo.body).toBe(201);
+  const resource = await api({
+    method: 'POST',
+    url: '/api/v1/booking/vendor/resources/',
+    token: vendor.token,
+    payload: { name: 'Kayak', quantity: 6 },
+  });
+  expect(resource.statusCode, resource.body).toBe(201);
 
   return {
     vendor,
@@ -282,6 +291,7 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     member,
     invitationId: invitation.json().id,
     promoCodeId: promo.json().id,
+    resourceId: resource.json().id,
   };
 }
 

@@ -176,7 +176,7 @@ export async function availabilityFacts(
   window: TimeWindow,
   now: number,
   bufferMs = 0,
-): Promise<Required<AvailabilityFacts>> {
+): Promise<Required<Omit<AvailabilityFacts, 'resourceRoom'>>> {
   const bookings: BookingFact[] = [];
   const slots: SlotFact[] = [];
   let hasAvailableSlots = false;

@@ -24,6 +24,10 @@ import { isActiveStatus } from './booking.state-machine.ts';
 //    bookings too: a booking stores its window, never its buffer, so every path counts one hold length
 //    and an edit of the buffer is checked against the holds it lengthens (checkLimitEdit). Slots (rules
 //    1-3) concern the rental itself, [starts_at, ends_at). With no buffer this is rule 4.
+// 7. Shared resources (decisions §22): every hold of every listing takes of the resources it uses (its
+//    window plus buffer); at no instant may their sum exceed a resource's quantity. resource-use.ts
+//    counts it with heldAt and gives the room it leaves a request (`resourceRoom` of the facts), which
+//    caps what rules 4 and 5 find free.
 
 export interface TimeWindow {
   startsAt: number;
@@ -77,6 +81,8 @@ export interface AvailabilityFacts {
   bookings: readonly BookingFact[];
   /** Whether the listing has any slot with isAvailable true at all; defaults to a look at `slots`. */
   hasAvailableSlots?: boolean;
+  /** rule 7: the most units or participants the shared resources leave room for (evaluateResources) */
+  resourceRoom?: number;
 }
 
 export interface AvailabilityVerdict {
@@ -122,12 +128,24 @@ export function peakUnits(
   const inside = holds.filter((h) => overlaps(h, window));
   const instants = [window.startsAt, ...inside.map((h) => h.startsAt).filter((t) => t > window.startsAt)];
   let peak = 0;
-  for (const instant of instants) {
-    let held = 0;
-    for (const h of inside) if (h.startsAt <= instant && instant < h.endsAt) held += countUnits ? h.units : 1;
-    peak = Math.max(peak, held);
-  }
+  for (const instant of instants) peak = Math.max(peak, heldAt(instant, inside, countUnits));
   return peak;
+}
+
+/**
+ * The capacity rule's one count: what the holds given take at one instant (each hold [startsAt, endsAt),
+ * buffer already added by the caller; `units` each, or 1 each when units are not counted). Units of an
+ * item, seats of a departure (its holds only) and a resource's use (its holds with departure groups
+ * merged, resourceHolds) are all this sum.
+ */
+export function heldAt(
+  instant: number,
+  holds: readonly (TimeWindow & { units: number })[],
+  countUnits = true,
+): number {
+  let held = 0;
+  for (const h of holds) if (h.startsAt <= instant && instant < h.endsAt) held += countUnits ? h.units : 1;
+  return held;
 }
 
 /**
@@ -146,7 +164,10 @@ export function evaluateAvailability(
     .map((b) => heldWindow(b, limit.bufferMs))
     .filter((b) => overlaps(b, held));
   const overlappingBookings = holds.length;
-  const freeUnits = Math.max(0, limit.limit - peakUnits(held, holds, limit.countUnits));
+  const room = facts.resourceRoom ?? Number.POSITIVE_INFINITY;
+  const ownFree = Math.max(0, limit.limit - peakUnits(held, holds, limit.countUnits));
+  // rule 7: counted units are capped by the room resources leave; an uncounted hold needs room for all asked
+  const freeUnits = limit.countUnits ? Math.min(ownFree, room) : room >= units ? ownFree : 0;
   const blockingSlots = facts.slots.filter((s) => !s.isAvailable && overlaps(s, window)).length;
   const coverageRequired = facts.hasAvailableSlots ?? facts.slots.some((s) => s.isAvailable);
   const covered = facts.slots.some((s) => s.isAvailable && covers(s, window));
@@ -195,6 +216,8 @@ export interface DepartureFacts {
   /** the offering's slots; those with isAvailable false overlapping the departure close it */
   slots: readonly SlotFact[];
   override?: DepartureOverride;
+  /** rule 7: the most participants the shared resources leave room for on it (evaluateResources) */
+  resourceRoom?: number;
 }
 
 export interface DepartureVerdict {
@@ -232,8 +255,14 @@ export function evaluateDeparture(
 ): DepartureVerdict {
   const capacity = facts.override?.capacity ?? departure.capacity;
   const holds = facts.bookings.filter((b) => isActiveStatus(b.status) && b.startsAt === departure.startsAt);
-  const heldSeats = holds.reduce((sum, b) => sum + b.units, 0);
-  const free = departure.shared ? Math.max(0, capacity - heldSeats) : holds.length > 0 ? 0 : capacity;
+  // every booking of the departure holds from its start: the seats held are the count there
+  const heldSeats = heldAt(departure.startsAt, holds);
+  const room = facts.resourceRoom ?? Number.POSITIVE_INFINITY;
+  const free = departure.shared
+    ? Math.max(0, Math.min(capacity - heldSeats, room))
+    : holds.length > 0 || room < 1
+      ? 0
+      : capacity;
   const closeAt = cutoffAt(departure.startsAt, departure.cutoffMinutes);
   const closedBy =
     now >= closeAt
@@ -259,6 +288,6 @@ export function evaluateDeparture(
     cutoffAt: closeAt,
     closedBy,
     status,
-    isAvailable: remaining > 0 && units <= (departure.shared ? remaining : capacity),
+    isAvailable: remaining > 0 && units <= (departure.shared ? remaining : Math.min(capacity, room)),
   };
 }

@@ -76,6 +76,13 @@ import {
 } from './pricing.ts';
 import { type Redemption, redeemablePromo } from './promo-codes.service.ts';
 import { rentalWindowErrors } from './rental-window.ts';
+import {
+  bookingResourceRows,
+  checkResources,
+  type ResourceCheck,
+  resourceConflict,
+} from './resource-check.ts';
+import { insertBookingResources } from './resources.repository.ts';
 import { asSeenBy, checkTripTerms, type TripInput, type TripTerms, tripFieldsOut } from './trip-terms.ts';
 import { acceptedWaiver, type RequestClient } from './waiver.ts';
 
@@ -323,9 +330,21 @@ function demandFor(
   return { participants, quantity, units: quantity ?? participants ?? 1, limit };
 }
 
-async function evaluate(db: Db, listingId: number, window: TimeWindow, demand: Demand, now: number) {
+async function evaluate(
+  db: Db,
+  listingId: number,
+  window: TimeWindow,
+  demand: Demand,
+  now: number,
+  resources?: ResourceCheck,
+) {
   const facts = await availabilityFacts(db, listingId, window, now, demand.limit.bufferMs);
-  return evaluateAvailability(window, facts, demand.limit, demand.units);
+  return evaluateAvailability(
+    window,
+    { ...facts, resourceRoom: resources?.verdict.maxUnits },
+    demand.limit,
+    demand.units,
+  );
 }
 
 /** An equipment window's breaches of its rental terms (duration limits, opening hours); none for adventures. */
@@ -369,12 +388,14 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
     if (!departure) return answer(false, 0, 0);
     const capacity = verdictOf(listing, departure, facts, now).capacity;
     const demand = demandFor(listing, query, capacity);
-    const verdict = verdictOf(listing, departure, facts, now, demand.units);
+    const resources = await checkResources(deps.db, listing, departure, { units: demand.units }, now, false);
+    const verdict = verdictOf(listing, departure, facts, now, demand.units, resources?.verdict.maxUnits);
     const blocking = facts.slots.filter((s) => overlaps(s, window));
     return answer(verdict.isAvailable, verdict.holdingBookings + blocking.length, verdict.remaining);
   }
   const demand = demandFor(listing, query);
-  const verdict = await evaluate(deps.db, listing.id, window, demand, now);
+  const resources = await checkResources(deps.db, listing, window, { units: demand.units }, now, false);
+  const verdict = await evaluate(deps.db, listing.id, window, demand, now, resources);
   // a window outside the item's duration limits or its vendor's hours cannot be requested (decisions §20)
   const bookable =
     window.startsAt >= now &&
@@ -415,6 +436,8 @@ export interface JudgedRequest {
   window: TimeWindow;
   demand: Demand;
   remaining: number;
+  /** what it asks of shared resources (rule 7), when its listing or extras use any */
+  resources?: ResourceCheck;
   /** the 409 a request gets; undefined when it can be booked */
   refusal?: AppError;
 }
@@ -431,17 +454,27 @@ export async function judgeRequest(
   db: Db,
   listing: ListingRef,
   asked: AskedWindow,
-  input: { participants_count?: number | null; quantity?: number | null },
+  input: {
+    participants_count?: number | null;
+    quantity?: number | null;
+    extras?: Readonly<Record<string, number>> | null;
+  },
   now: number,
+  lock = false,
 ): Promise<JudgedRequest> {
   if (isScheduledOffering(listing)) {
     const { departure, facts, error } = await askedDeparture(db, listing, asked, now);
     if (error) throw invalidFields(error);
     const demand = demandFor(listing, input, verdictOf(listing, departure, facts, now).capacity);
-    const verdict = verdictOf(listing, departure, facts, now, demand.units);
     const window = { startsAt: departure.startsAt, endsAt: departure.endsAt };
-    const refusal = verdict.isAvailable ? undefined : departureConflict(verdict, demand.units);
-    return { window, demand, remaining: verdict.remaining, refusal };
+    const ask = { extras: input.extras, units: demand.units };
+    const resources = await checkResources(db, listing, window, ask, now, lock);
+    const verdict = verdictOf(listing, departure, facts, now, demand.units, resources?.verdict.maxUnits);
+    const refusal = verdict.isAvailable
+      ? undefined
+      : ((verdict.closedBy ? undefined : resources && resourceConflict(resources)) ??
+        departureConflict(verdict, demand.units));
+    return { window, demand, remaining: verdict.remaining, refusal, resources };
   }
   const window = windowOfListing(asked, listing.durationMinutes);
   const outside = termsErrors(listing, window);
@@ -455,9 +488,19 @@ export async function judgeRequest(
     );
     return { window, demand, remaining: 0, refusal: closed };
   }
-  const verdict = await evaluate(db, listing.id, window, demand, now);
-  const refusal = verdict.isAvailable ? undefined : conflict(verdict, listing.kind, demand);
-  return { window, demand, remaining: verdict.remaining, refusal };
+  const resources = await checkResources(
+    db,
+    listing,
+    window,
+    { extras: input.extras, units: demand.units },
+    now,
+    lock,
+  );
+  const verdict = await evaluate(db, listing.id, window, demand, now, resources);
+  const refusal = verdict.isAvailable
+    ? undefined
+    : ((resources && resourceConflict(resources)) ?? conflict(verdict, listing.kind, demand));
+  return { window, demand, remaining: verdict.remaining, refusal, resources };
 }
 
 /**
@@ -491,8 +534,9 @@ export async function assessRequest(
     db,
     listing,
     asked,
-    { participants_count: participantsCount, quantity: input.quantity },
+    { participants_count: participantsCount, quantity: input.quantity, extras: choices.extras },
     now,
+    lock,
   );
   const redemption = await redeemablePromo(db, listing, input.promo_code, now, lock);
   const { demand } = judged;
@@ -568,7 +612,7 @@ export async function requestBooking(
     async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
       if (!listing) throw listingNotFound(target);
-      const { window, demand, refusal, priced, redemption, trip } = await assessRequest(
+      const { window, demand, refusal, priced, redemption, trip, resources } = await assessRequest(
         trx,
         listing,
         asked,
@@ -610,6 +654,11 @@ export async function requestBooking(
         },
         { from_status: null, to_status: 'requested', note: '', actor_id: caller.id, created_at: now },
       );
+      if (resources)
+        await insertBookingResources(
+          trx,
+          bookingResourceRows(resources, view.id, listing.id, window, demand.units),
+        );
       // The booking as created, read in its own transaction; its history is the one entry just written.
       const booking = toBooking(view, [history], now);
       await recordEvent(trx, {

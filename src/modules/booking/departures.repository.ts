@@ -265,6 +265,7 @@ export async function activeScheduledOfferings(db: Db) {
       'listings.capacity',
       'listings.booking_mode',
       'listings.booking_cutoff_minutes',
+      'listings.resources',
       'vendor_profiles.time_zone',
     ])
     .where('listings.kind', '=', 'adventure')

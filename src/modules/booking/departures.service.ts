@@ -14,6 +14,7 @@ import {
 import type { AskedWindow } from './booking.input.ts';
 import { parseInstant } from './booking.input.ts';
 import { type DepartureRangeFacts, departureFactsOf } from './departures.repository.ts';
+import { resourceRoomsOf } from './resource-check.ts';
 
 // Departures of scheduled offerings (decisions §19): the public list, and the departure a booking request
 // or an availability check asks for. The schedule makes them (src/lib/schedule.ts), rule 5 of
@@ -50,13 +51,14 @@ export function verdictOf(
   facts: DepartureRangeFacts,
   now: number,
   units = 1,
+  resourceRoom?: number,
 ): DepartureVerdict {
   const override = facts.overrides.get(departure.startsAt);
   // only the bookings starting at its instant can count (rule 5): each departure looks at its own
   const bookings = bookingsByStart(facts).get(departure.startsAt) ?? [];
   return evaluateDeparture(
     termsOf(listing, departure),
-    { bookings, slots: facts.slots, override },
+    { bookings, slots: facts.slots, override, resourceRoom },
     now,
     units,
   );
@@ -117,11 +119,12 @@ export async function departuresWithVerdicts(db: Db, listing: ListingRef, range:
     { from: range.startsAt, to: range.endsAt, durationMs: durationMsOf(listing) },
     now,
   );
+  const rooms = await resourceRoomsOf(db, listing, departures, now);
   return {
     facts,
-    departures: departures.map((departure) => ({
+    departures: departures.map((departure, i) => ({
       departure,
-      verdict: verdictOf(listing, departure, facts, now),
+      verdict: verdictOf(listing, departure, facts, now, 1, rooms?.[i]),
     })),
   };
 }

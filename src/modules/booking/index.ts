@@ -36,3 +36,4 @@ export { departureRoutes } from './departures.routes.ts';
 export { type ExpirySweeper, startExpirySweeper } from './expiry-sweeper.ts';
 export { listingAvailableFilter } from './list-filter.ts';
 export { promoCodeRoutes } from './promo-codes.routes.ts';
+export { resourceRoutes } from './resources.routes.ts';

@@ -12,6 +12,7 @@ import {
 } from '../../lib/price-settings.ts';
 import { parseQuestions, type Question } from '../../lib/questions.ts';
 import { parseRates, type Rate } from '../../lib/rental-terms.ts';
+import { parseResourceUses, type ResourceUse } from '../../lib/resource-uses.ts';
 import { parseSchedule, type ScheduleRule } from '../../lib/schedule.ts';
 import { DetailCache, throughCache } from '../../lib/versioned-cache.ts';
 
@@ -46,6 +47,8 @@ export interface ListingRef {
   extras: Extra[];
   /** what a request answers (decisions §23) */
   questions: Question[];
+  /** shared resources it uses (decisions §22) */
+  resources: ResourceUse[];
   /** equipment (decisions §20): rates shortest first, duration limits, turnaround; none for adventures */
   rates: Rate[];
   minDurationMinutes: number | null;
@@ -72,6 +75,7 @@ const COLUMNS = [
   'booking_cutoff_minutes',
   'price_categories',
   'extras',
+  'resources',
   'rates',
   'min_duration_minutes',
   'max_duration_minutes',
@@ -126,6 +130,7 @@ type Row = {
   price_categories: string;
   extras: string;
   questions: string;
+  resources: string;
   rates: string;
   min_duration_minutes: number | null;
   max_duration_minutes: number | null;
@@ -154,6 +159,7 @@ const toRef = (row: Row): ListingRef => ({
   priceCategories: parsePriceCategories(row.price_categories),
   extras: parseExtras(row.extras),
   questions: parseQuestions(row.questions),
+  resources: parseResourceUses(row.resources),
   rates: parseRates(row.rates),
   minDurationMinutes: row.min_duration_minutes,
   maxDurationMinutes: row.max_duration_minutes,

@@ -156,6 +156,7 @@ function selectListings(db: Db, filter: ListingFilter) {
         'listings.price_categories',
         'listings.extras',
         'listings.questions',
+        'listings.resources',
         'listings.rates',
         'listings.min_duration_minutes',
         'listings.max_duration_minutes',

@@ -35,6 +35,7 @@ import {
   PRICE_CATEGORIES_OUT,
 } from './price-settings.schemas.ts';
 import { EXAMPLE_QUESTIONS, QUESTIONS_IN, QUESTIONS_OUT } from './questions.schemas.ts';
+import { RESOURCE_USES_IN, RESOURCE_USES_OUT } from './resource-uses.schemas.ts';
 
 // Every listing schema is built from the kind descriptor, so both kinds share one definition.
 
@@ -294,6 +295,7 @@ const ADDED_LATER: ReadonlySet<string> = new Set<string>([
   'price_categories',
   'extras',
   'questions',
+  'resources',
   'rates',
   'min_duration_minutes',
   'max_duration_minutes',
@@ -346,6 +348,7 @@ function listingExamples(kind: KindDescriptor) {
     booking_cutoff_minutes: 120,
     extras: EXAMPLE_EXTRAS,
     questions: EXAMPLE_QUESTIONS,
+    resources: [],
     is_active: true,
     category_id: 2,
   };
@@ -416,6 +419,7 @@ function buildListingSchemas(kind: KindDescriptor) {
     booking_cutoff_minutes: BOOKING_CUTOFF_MINUTES,
     extras: EXTRAS_IN,
     questions: QUESTIONS_IN,
+    resources: RESOURCE_USES_IN,
     is_active: Type.Boolean({ description: 'inactive listings are shown only to their vendor' }),
     category_id: Type.Integer({ minimum: 1, maximum: MAX_ID }),
   };
@@ -450,6 +454,7 @@ function buildListingSchemas(kind: KindDescriptor) {
         booking_cutoff_minutes: Type.Integer(),
         extras: EXTRAS_OUT,
         questions: QUESTIONS_OUT,
+        resources: RESOURCE_USES_OUT,
         is_active: Type.Boolean(),
         category_id: Type.Integer(),
         category: Ref(CategoryRefSchema),

@@ -27,12 +27,14 @@ import {
 } from '../../lib/price-settings.ts';
 import { normalizeQuestions, parseQuestions, questionsErrors, questionsOut } from '../../lib/questions.ts';
 import { durationLimitErrors, normalizeRates, parseRates, ratesErrors } from '../../lib/rental-terms.ts';
+import { parseResourceUses, resourceUsesOut } from '../../lib/resource-uses.ts';
 import { normalizeSchedule, parseSchedule, type ScheduleRule, scheduleErrors } from '../../lib/schedule.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { findVendorBySlug, type VendorProfile } from '../accounts/index.ts';
 import { findCategory } from './categories.repository.ts';
 import { KINDS, type KindDescriptor, type ListingAttribute } from './kinds.ts';
 import { type CachedVisibleListingLookup, cachedVisibleListingLookup } from './listing-lookup.repository.ts';
+import { refreshResourceRefs, resourceColumns } from './listing-resources.ts';
 import { searchWords } from './listing-search.ts';
 import * as repo from './listings.repository.ts';
 import { MAX_DETAILS_BYTES, type Ordering, type TrackingParam } from './listings.schemas.ts';
@@ -183,6 +185,7 @@ export interface Listing {
   booking_cutoff_minutes: number;
   extras: ReturnType<typeof extrasOut>;
   questions: ReturnType<typeof questionsOut>;
+  resources: ReturnType<typeof resourceUsesOut>;
   created_at: string;
   updated_at: string;
   /** in position order */
@@ -215,6 +218,7 @@ export function toListing(kind: KindDescriptor, row: repo.ListingRow, photos: Ph
     booking_cutoff_minutes: row.booking_cutoff_minutes,
     extras: extrasOut(parseExtras(row.extras)),
     questions: questionsOut(parseQuestions(row.questions)),
+    resources: resourceUsesOut(parseResourceUses(row.resources)),
     is_active: row.is_active === 1,
     category_id: row.category_id,
     category: { id: row.category_id, name: row.category_name, slug: row.category_slug },
@@ -503,6 +507,7 @@ function checkDurationLimits(
 async function columnsOf(
   db: Db,
   kind: KindDescriptor,
+  vendorId: number,
   body: ListingBody,
 ): Promise<Updateable<ListingsTable>> {
   const errors: Record<string, string> = {};
@@ -533,6 +538,7 @@ async function columnsOf(
     values.questions = jsonList(questionsErrors, normalizeQuestions)(body.questions, errors) as
       | string
       | undefined;
+  await resourceColumns(db, vendorId, body, values, errors);
   for (const attribute of kind.attributes) {
     if (body[attribute] !== undefined)
       (values as Record<string, unknown>)[attribute] = ATTRIBUTE_IN[attribute](body[attribute], errors);
@@ -589,7 +595,7 @@ export async function createListing(
   const now = deps.clock.now().getTime();
   return writing(kind, () =>
     inTransaction(deps.db, async (trx) => {
-      const values = await columnsOf(trx, kind, body);
+      const values = await columnsOf(trx, kind, vendorId, body);
       requireSharedCapacity(values.booking_mode ?? 'private', values.capacity ?? null);
       checkDurationLimits(values);
       const id = await repo.insertListing(trx, {
@@ -604,6 +610,7 @@ export async function createListing(
         created_at: now,
         updated_at: now,
       } as Insertable<ListingsTable>);
+      await refreshResourceRefs(trx, id, values);
       return reload(trx, deps.media, kind, vendorId, id);
     }),
   );
@@ -629,7 +636,7 @@ export async function updateListing(
       // another vendor's or an archived listing is a 404 before any field is judged
       const current = await repo.findListing(trx, ownFilter(kind, vendorId, id));
       if (!current) throw listingNotFound(kind);
-      const values = await columnsOf(trx, kind, body);
+      const values = await columnsOf(trx, kind, vendorId, body);
       checkDurationLimits(values, current);
       if (fields.size > 0) {
         const edit: LimitEdit = {
@@ -646,6 +653,7 @@ export async function updateListing(
         await deps.checkLimitEdit?.(trx, edit, now);
       }
       await repo.updateListing(trx, kind.kind, vendorId, id, { ...values, updated_at: now });
+      await refreshResourceRefs(trx, id, values);
       return reload(trx, deps.media, kind, vendorId, id);
     }),
   );

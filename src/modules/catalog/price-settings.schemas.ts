@@ -38,7 +38,11 @@ const extraFields = {
   }),
   max_quantity: Type.Integer({ minimum: 1, maximum: MAX_EXTRA_QUANTITY }),
   resource_id: Nullable(
-    Type.Integer({ description: 'shared resources (decisions §22) do not exist yet: always null' }),
+    Type.Integer({
+      minimum: 1,
+      description:
+        'one of your resources (decisions §22): each chosen unit takes one of it while the booking holds; null: none',
+    }),
   ),
 };
 

@@ -16,8 +16,8 @@ export const TOUR_PRICES = {
   ],
 };
 
-export function promoCodes(api: Injector, vendor: Account) {
-  const base = '/api/v1/booking/vendor/promo-codes/';
+/** The five calls of a vendor's collection at `base` (promo codes, resources). */
+export function vendorCollection(api: Injector, vendor: Pick<Account, 'token'>, base: string) {
   return {
     create: (payload: Record<string, unknown>) =>
       api({ method: 'POST', url: base, token: vendor.token, payload }),
@@ -28,6 +28,9 @@ export function promoCodes(api: Injector, vendor: Account) {
     list: () => api({ method: 'GET', url: base, token: vendor.token }),
   };
 }
+
+export const promoCodes = (api: Injector, vendor: Account) =>
+  vendorCollection(api, vendor, '/api/v1/booking/vendor/promo-codes/');
 
 export const quoter = (api: Injector) => (payload: Record<string, unknown>, token?: string) =>
   api({ method: 'POST', url: '/api/v1/booking/quote/', payload, token });

@@ -39,6 +39,8 @@ const COMMON_KEYS = [
   'extras',
   // decisions §23: what a booking request answers ([] by default)
   'questions',
+  // decisions §22: shared resources a booking uses ([] by default)
+  'resources',
   'created_at',
   'updated_at',
   // decisions §16: the listing's photos, in order (empty until one is uploaded)

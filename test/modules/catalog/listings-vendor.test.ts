@@ -80,6 +80,7 @@ describe('creating listings: the output object', () => {
       booking_cutoff_minutes: 0,
       extras: [],
       questions: [],
+      resources: [],
       is_active: true,
       category_id: kayaks,
       category: { id: kayaks, name: 'Kayaks', slug: 'kayaks' },
@@ -143,6 +144,7 @@ describe('creating listings: the output object', () => {
       booking_cutoff_minutes: 0,
       extras: [],
       questions: [],
+      resources: [],
       is_active: false,
       category_id: boats,
       category: { id: boats, name: 'Boat tours', slug: 'boat-tours' },
@@ -170,7 +172,13 @@ describe('creating listings: the output object', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(k.keys);
-    expect(body).toMatchObject({ description: '', [k.location]: '', [k.price]: '0.00', is_active: true });
+    expect(body).toMatchObject({
+      description: '',
+      [k.location]: '',
+      [k.price]: '0.00',
+      is_active: true,
+      resources: [],
+    });
     if (k.kind === 'equipment') expect(body.details).toEqual({});
   });
 

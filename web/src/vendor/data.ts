@@ -76,3 +76,10 @@ export const listingsApi = {
 
 export const categories = () =>
   call(() => api.GET('/api/v1/categories/', { params: { query: ALL } })).then((page) => page.results);
+
+/** The vendor's resources (decisions §22), for the forms that choose one. */
+export const useVendorResources = () =>
+  useLoad(
+    () => call(() => api.GET('/api/v1/booking/vendor/resources/', { params: { query: { page_size: 100 } } })),
+    [],
+  );

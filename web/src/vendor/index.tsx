@@ -12,6 +12,7 @@ import { ListingEditPage, ListingsPage, NewListingPage } from './listings.tsx';
 import { OverviewPage } from './overview.tsx';
 import { type Operation, PermissionsProvider, useMay } from './permissions.tsx';
 import { PromoCodesPage } from './promo-codes.tsx';
+import { ResourcesPage } from './resources.tsx';
 import { SettingsPage } from './settings.tsx';
 import { TeamPage } from './team.tsx';
 import { TodayPage } from './today.tsx';
@@ -29,6 +30,7 @@ const SECTIONS: readonly (readonly [href: string, name: string, needs?: Operatio
   ['/vendor/today', 'Today', 'GET /api/v1/booking/vendor/manifest/'],
   ['/vendor/bookings', 'Bookings'],
   ['/vendor/listings', 'Listings', 'POST /api/v1/equipment/vendor/items/'],
+  ['/vendor/resources', 'Resources', 'POST /api/v1/booking/vendor/resources/'],
   ['/vendor/promo-codes', 'Promo codes', 'GET /api/v1/booking/vendor/promo-codes/'],
   ['/vendor/analytics', 'Analytics', 'GET /api/v1/marketing/vendor/summary/'],
   ['/vendor/team', 'Team', 'GET /api/v1/accounts/team/'],
@@ -70,6 +72,7 @@ const Today = guarded('/vendor/today', TodayPage as ComponentType<Record<string,
 const Listings = guarded('/vendor/listings', ListingsPage as ComponentType<Record<string, unknown>>);
 const NewListing = guarded('/vendor/listings', NewListingPage as ComponentType<Record<string, unknown>>);
 const ListingEdit = guarded('/vendor/listings', ListingEditPage as ComponentType<Record<string, unknown>>);
+const Resources = guarded('/vendor/resources', ResourcesPage as ComponentType<Record<string, unknown>>);
 const PromoCodes = guarded('/vendor/promo-codes', PromoCodesPage as ComponentType<Record<string, unknown>>);
 const Analytics = guarded('/vendor/analytics', AnalyticsPage as ComponentType<Record<string, unknown>>);
 const Team = guarded('/vendor/team', TeamPage as ComponentType<Record<string, unknown>>);
@@ -191,6 +194,7 @@ function Dashboard({ userId, role }: { userId: number; role: string | null }) {
           <Route path="/listings" component={Listings} />
           <Route path="/listings/new/:kind" component={NewListing} />
           <Route path="/listings/:kind/:id" component={ListingEdit} />
+          <Route path="/resources" component={Resources} />
           <Route path="/promo-codes" component={PromoCodes} />
           <Route path="/analytics" component={Analytics} />
           <Route path="/team" component={Team} />

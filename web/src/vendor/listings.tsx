@@ -18,6 +18,7 @@ import {
 } from './data.ts';
 import { DepartureList } from './departures.tsx';
 import { ListingForm } from './listing-form.tsx';
+import { ResourceUsesEditor } from './listing-resources.tsx';
 import { Photos } from './photos.tsx';
 import { PriceSettingsEditor } from './price-settings.tsx';
 import { QuestionsEditor } from './questions-editor.tsx';
@@ -197,6 +198,7 @@ export function ListingEditPage() {
       <ListingForm kind={kind} listing={current} onSaved={() => listing.reload()} />
       <PriceSettingsEditor kind={kind} listing={current} onSaved={listing.reload} />
       <QuestionsEditor kind={kind} listing={current} onSaved={listing.reload} />
+      <ResourceUsesEditor kind={kind} listing={current} onSaved={listing.reload} />
       <Photos kind={kind} listingId={current.id} photos={current.photos} onChange={listing.reload} />
       {kind === 'adventure' && (
         <>

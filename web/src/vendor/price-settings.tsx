@@ -4,10 +4,11 @@
 import { useId, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
 import { ErrorMessage, Field, fieldErrors, Notice, onSubmitRun, Select, useAction } from '../ui.tsx';
-import { integer, type Kind, type Listing } from './data.ts';
+import { integer, type Kind, type Listing, useVendorResources } from './data.ts';
 
 type Category = Schemas['PriceCategory'];
 type Extra = Schemas['Extra'];
+type Resource = Schemas['Resource'];
 
 /** A row as its fields hold it (text), with a key that stays with it when an earlier row is removed. */
 interface Row {
@@ -17,6 +18,8 @@ interface Row {
   price: string;
   per: Extra['per'];
   max_quantity: string;
+  /** '' when the extra takes no resource */
+  resource_id: string;
 }
 
 let nextKey = 1;
@@ -27,13 +30,14 @@ const rowOf = (item?: Partial<Extra>): Row => ({
   price: item?.price ?? '',
   per: item?.per ?? 'booking',
   max_quantity: String(item?.max_quantity ?? 10),
+  resource_id: item?.resource_id ? String(item.resource_id) : '',
 });
 const categoryOf = (row: Row): Category => ({ code: row.code.trim(), label: row.label, price: row.price });
 const extraOf = (row: Row) => ({
   ...categoryOf(row),
   per: row.per,
   max_quantity: integer(row.max_quantity),
-  resource_id: null,
+  resource_id: row.resource_id === '' ? null : Number(row.resource_id),
 });
 
 type Which = 'price_categories' | 'extras';
@@ -44,6 +48,7 @@ function RowFields({
   index,
   row,
   errors,
+  resources,
   onChange,
   onRemove,
 }: {
@@ -51,6 +56,7 @@ function RowFields({
   index: number;
   row: Row;
   errors: Record<string, string[]>;
+  resources: readonly Resource[];
   onChange: (row: Row) => void;
   onRemove: () => void;
 }) {
@@ -105,6 +111,13 @@ function RowFields({
             onValue={set('max_quantity')}
             error={at('max_quantity')}
           />
+          <Select
+            label="Takes from resource"
+            value={row.resource_id}
+            onValue={set('resource_id')}
+            options={[['', 'None'], ...resources.map((r): [string, string] => [String(r.id), r.name])]}
+            error={at('resource_id')}
+          />
         </div>
       )}
       <button type="button" class="button" onClick={onRemove} aria-label={`Remove ${name.toLowerCase()}`}>
@@ -118,11 +131,13 @@ function RowList({
   which,
   rows,
   errors,
+  resources = [],
   setRows,
 }: {
   which: Which;
   rows: Row[];
   errors: Record<string, string[]>;
+  resources?: readonly Resource[];
   setRows: (change: (rows: Row[]) => Row[]) => void;
 }) {
   const change = (at: number, row: Row | null) =>
@@ -137,6 +152,7 @@ function RowList({
           index={index}
           row={row}
           errors={errors}
+          resources={resources}
           onChange={(r) => change(index, r)}
           onRemove={() => change(index, null)}
         />
@@ -165,6 +181,7 @@ export function PriceSettingsEditor({
   );
   const [extras, setExtras] = useState(() => listing.extras.map((e) => rowOf(e)));
   const [saved, setSaved] = useState(false);
+  const vendorResources = useVendorResources();
   const save = useAction(async () => {
     setSaved(false);
     const params = { path: { id: listing.id } };
@@ -209,8 +226,17 @@ export function PriceSettingsEditor({
           </>
         )}
         <h3>Extras</h3>
-        <p class="hint">Things customers may add to a booking, charged per booking or per rental day.</p>
-        <RowList which="extras" rows={extras} errors={errors} setRows={edit(setExtras)} />
+        <p class="hint">
+          Things customers may add to a booking, charged per booking or per rental day. An extra that takes
+          from a resource (wetsuits) takes one of it for each one chosen.
+        </p>
+        <RowList
+          which="extras"
+          rows={extras}
+          errors={errors}
+          resources={vendorResources.data?.results ?? []}
+          setRows={edit(setExtras)}
+        />
         <div class="row">
           <button type="submit" class="button primary" disabled={save.busy}>
             Save prices
