@@ -93,6 +93,7 @@ function deadlineAfter(next: BookingStatus, booking: repo.BookingParties, now: n
   return next === 'approved' ? holdDeadline(now, booking.payment_ttl_minutes, booking.starts_at) : null;
 }
 
+/** How many lapsed holds one transaction of the sweep records, so no transaction grows without bound. */
 const EXPIRY_BATCH = 200;
 
 /**

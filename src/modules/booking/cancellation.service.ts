@@ -13,6 +13,7 @@ import { type Booking, bookingNotFound, partyToRow, recordBookingEvent } from '.
 import { type CancellationPolicy, customerRefundCents, inFreeCancellation } from './cancellation.ts';
 import { asSeenBy } from './trip-terms.ts';
 
+/** A booking after a cancel, with the refund the cancel made (null when none). */
 export type CancelledBooking = Booking & { refund: Refund | null };
 
 /**
