@@ -5,14 +5,19 @@ import { clientOf } from '../../http/client.ts';
 import { pageOf, paginated } from '../../http/pagination.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
 import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
+import { checkAvailability } from './availability.service.ts';
+import type { BookingDeps } from './booking.deps.ts';
 import * as schemas from './booking.schemas.ts';
-import * as bookings from './booking.service.ts';
+import { requestBooking } from './booking.service.ts';
+import { transitionBooking } from './booking.transitions.ts';
+import { getBooking, listBookings } from './booking.view.ts';
+import { cancelBooking, previewCancellation } from './cancellation.service.ts';
 import { QuoteSchema } from './prices.schemas.ts';
 import { quoteBooking } from './quote.service.ts';
 import * as slots from './slots.service.ts';
 
 export interface BookingRoutesOptions {
-  deps: bookings.BookingDeps;
+  deps: BookingDeps;
 }
 
 const slotTags = ['availability slots'];
@@ -141,7 +146,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
         'x-errors': [404],
       },
     },
-    async (request) => bookings.checkAvailability(deps, request.query),
+    async (request) => checkAvailability(deps, request.query),
   );
 
   // --- bookings ---
@@ -163,9 +168,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await bookings.requestBooking(deps, callerOf(request), request.body, clientOf(request))),
+      reply.status(201).send(await requestBooking(deps, callerOf(request), request.body, clientOf(request))),
   );
 
   app.post(
@@ -205,7 +208,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
     },
     async (request) => {
       const page = pageOf(request.query);
-      const { count, results } = await bookings.listBookings(deps, callerOf(request), request.query, page);
+      const { count, results } = await listBookings(deps, callerOf(request), request.query, page);
       return paginated(request, page, count, results);
     },
   );
@@ -222,7 +225,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
         response: { 200: Ref(schemas.BookingSchema) },
       },
     },
-    async (request) => bookings.getBooking(deps, callerOf(request), request.params.id),
+    async (request) => getBooking(deps, callerOf(request), request.params.id),
   );
 
   app.get(
@@ -240,7 +243,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
         response: { 200: Ref(schemas.CancellationPreviewSchema) },
       },
     },
-    async (request) => bookings.previewCancellation(deps, callerOf(request), request.params.id),
+    async (request) => previewCancellation(deps, callerOf(request), request.params.id),
   );
 
   const transitions = [
@@ -270,8 +273,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
           'x-errors': [409],
         },
       },
-      async (request) =>
-        bookings.transitionBooking(deps, callerOf(request), request.params.id, action, request.body),
+      async (request) => transitionBooking(deps, callerOf(request), request.params.id, action, request.body),
     );
   }
 
@@ -315,8 +317,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<BookingRoutesOptions> = as
           'x-errors': [409],
         },
       },
-      async (request) =>
-        bookings.cancelBooking(deps, callerOf(request), request.params.id, action, request.body),
+      async (request) => cancelBooking(deps, callerOf(request), request.params.id, action, request.body),
     );
   }
 };

@@ -1,5 +1,6 @@
 import type { BookingStatus } from '../../db/database.ts';
 import type { AuthUser } from '../../http/auth.ts';
+import { MINUTE_MS } from '../../lib/datetime.ts';
 import type { EventType } from '../../outbox/events.ts';
 
 // The booking lifecycle as data (decisions §6). Nothing here touches the database: the service reads
@@ -107,4 +108,12 @@ export function statusAt(
 ): BookingStatus {
   const expiring = (EXPIRING_STATUSES as readonly BookingStatus[]).includes(booking.status);
   return expiring && booking.expires_at !== null && booking.expires_at <= now ? 'expired' : booking.status;
+}
+
+/**
+ * When a hold taken at `from` lapses: `ttlMinutes` later (the vendor's request or payment TTL), never later
+ * than the booking's start (decisions §11).
+ */
+export function holdDeadline(from: number, ttlMinutes: number, startsAt: number): number {
+  return Math.min(from + ttlMinutes * MINUTE_MS, startsAt);
 }

@@ -3,7 +3,7 @@ import type { FastifySchema } from 'fastify';
 import { callerOf } from '../../http/auth.ts';
 import { IdParams, Ref } from '../../http/schemas.ts';
 import { EVERY_MEMBER, MANAGERS } from '../../http/team-roles.ts';
-import type { BookingDeps } from './booking.service.ts';
+import type { BookingDeps } from './booking.deps.ts';
 import * as schemas from './departures.schemas.ts';
 import { listPublicDepartures } from './departures.service.ts';
 import {

@@ -6,13 +6,9 @@ import { formatDateTime } from '../../lib/datetime.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { departureAt } from '../../lib/schedule.ts';
 import { findListingById, type ListingRef, lockOwnListing } from '../catalog/index.ts';
+import { type BookingDeps, cappedRefundCents } from './booking.deps.ts';
 import { parseInstant } from './booking.input.ts';
-import {
-  type BookingDeps,
-  cancelInTransaction,
-  cappedRefundCents,
-  vendorCancelRefund,
-} from './booking.service.ts';
+import { cancelInTransaction, vendorCancelRefund } from './cancellation.service.ts';
 import { bookingsHoldingDeparture, departureFactsOf, upsertOverride } from './departures.repository.ts';
 import {
   departureRange,

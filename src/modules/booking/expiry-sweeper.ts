@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type BookingDeps, expireLapsedBookings } from './booking.service.ts';
+import type { BookingDeps } from './booking.deps.ts';
+import { expireLapsedBookings } from './booking.transitions.ts';
 
 // The background job of decisions §11: records lapsed holds as expired within the interval. Nothing
 // depends on it for correctness (every read and check compares expires_at with now); it writes down

@@ -2,25 +2,19 @@
 
 export { listingAvailableIn, listingBookableIn } from './availability.repository.ts';
 export { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
-export { bookingRoutes } from './booking.routes.ts';
-export { BookingSchema, RefundSchema } from './booking.schemas.ts';
 export {
-  type Booking,
   type BookingDeps,
-  type BookingForPayment,
   type CancellationRefunds,
   type CancelRefundReason,
   type ClickForBooking,
   cappedRefundCents,
-  checkLimitEdit,
-  confirmApprovedBooking,
-  expireLapsedBookings,
   type FindClick,
-  findBookingForPayment,
   type PaidAmount,
   type Refund,
-  recordBookingEvent,
-} from './booking.service.ts';
+} from './booking.deps.ts';
+export { bookingRoutes } from './booking.routes.ts';
+export { BookingSchema, RefundSchema } from './booking.schemas.ts';
+export { checkLimitEdit } from './booking.service.ts';
 export {
   ACTIVE_STATUSES,
   BOOKING_STATUSES,
@@ -30,6 +24,13 @@ export {
   partyOf,
   TRANSITIONS,
 } from './booking.state-machine.ts';
+export { confirmApprovedBooking, expireLapsedBookings } from './booking.transitions.ts';
+export {
+  type Booking,
+  type BookingForPayment,
+  findBookingForPayment,
+  recordBookingEvent,
+} from './booking.view.ts';
 export { dayOfTripRoutes } from './day-of-trip.routes.ts';
 export type { PaymentStatuses } from './day-of-trip.service.ts';
 export { departureRoutes } from './departures.routes.ts';

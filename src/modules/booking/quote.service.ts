@@ -1,8 +1,9 @@
 import { notFound } from '../../http/errors.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { KINDS } from '../catalog/index.ts';
-import { askedOf, assessRequest, type BookingDeps, type BookingRequestInput } from './booking.service.ts';
+import type { BookingDeps } from './booking.deps.ts';
 import { priceLinesOut } from './pricing.ts';
+import { askedOf, assessRequest, type BookingRequestInput } from './request-judgement.ts';
 
 /**
  * What a booking request with this body would cost now, and whether it would be accepted (decisions

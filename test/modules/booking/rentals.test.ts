@@ -46,6 +46,8 @@ const lisbon = (day: number, time: string) =>
   new Date(`2026-07-${String(day).padStart(2, '0')}T${time}:00+01:00`).toISOString();
 const board = (fields: Record<string, unknown> = {}) =>
   createEquipment(t.app, vendor, { price_per_day: '60.00', rates: SHOP_RATES, ...fields });
+const patchProfile = (payload: Record<string, unknown>, token = vendor.token) =>
+  api({ method: 'PATCH', url: '/api/v1/accounts/vendor-profile/me/', token, payload });
 const quote = (payload: Record<string, unknown>) =>
   api({ method: 'POST', url: '/api/v1/booking/quote/', payload });
 const check = (query: Record<string, string | number>) =>
@@ -230,29 +232,17 @@ describe('opening hours', () => {
     expect((await request(customer.token, inside)).statusCode).toBe(201);
     // a change of the hours applies at once, to the checks' cached listing too
     const sundayHours = { ...SHOP_HOURS, sun: [['09:00', '13:00']] };
-    const patched = await api({
-      method: 'PATCH',
-      url: '/api/v1/accounts/vendor-profile/me/',
-      token: vendor.token,
-      payload: { opening_hours: sundayHours },
-    });
-    expect(patched.statusCode).toBe(200);
+    expect((await patchProfile({ opening_hours: sundayHours })).statusCode).toBe(200);
     const sundayMorning = { ...sunday, ends_at: lisbon(5, '13:00') };
     expect((await check(sundayMorning)).json()).toMatchObject({ is_available: true });
     // returned half an hour after Sunday's new closing time
     const pastClosing = { ...sunday, starts_at: lisbon(5, '12:30'), ends_at: lisbon(5, '13:30') };
     expect((await check(pastClosing)).json()).toMatchObject({ is_available: false });
-    await api({
-      method: 'PATCH',
-      url: '/api/v1/accounts/vendor-profile/me/',
-      token: vendor.token,
-      payload: { opening_hours: SHOP_HOURS },
-    });
+    await patchProfile({ opening_hours: SHOP_HOURS });
   });
 
   it('shows the hours on the profile, refuses bad ones by day, and null opens again', async () => {
-    const patch = (payload: Record<string, unknown>, token = vendor.token) =>
-      api({ method: 'PATCH', url: '/api/v1/accounts/vendor-profile/me/', token, payload });
+    const patch = patchProfile;
     const other = await registerVendor(t.app);
     const { sun: _, ...noSunday } = SHOP_HOURS;
     const res = await patch({ opening_hours: noSunday }, other.token);
