@@ -11,6 +11,23 @@ const InvitedRole = Type.Union([Type.Literal('manager'), Type.Literal('staff')],
 });
 const Role = Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('staff')]);
 
+const MEMBER_EXAMPLE = {
+  id: 12,
+  email: 'guide@bluelagoon.example',
+  first_name: 'Rui',
+  last_name: 'Costa',
+  role: 'staff',
+  created_at: '2026-06-01T08:00:00.000Z',
+};
+const INVITATION_EXAMPLE = {
+  id: 4,
+  email: 'guide@example.com',
+  role: 'staff',
+  invited_by: 3,
+  created_at: '2026-06-01T08:00:00.000Z',
+  expires_at: '2026-06-08T08:00:00.000Z',
+};
+
 export const MemberSchema = Named(
   'TeamMember',
   Type.Object(
@@ -24,16 +41,7 @@ export const MemberSchema = Named(
     },
     {
       description: 'A member of the caller’s team (decisions §25).',
-      examples: [
-        {
-          id: 12,
-          email: 'guide@bluelagoon.example',
-          first_name: 'Rui',
-          last_name: 'Costa',
-          role: 'staff',
-          created_at: '2026-06-01T08:00:00.000Z',
-        },
-      ],
+      examples: [MEMBER_EXAMPLE],
     },
   ),
 );
@@ -51,16 +59,7 @@ export const InvitationSchema = Named(
     },
     {
       description: `An open invitation: its link works once, for ${INVITATION_TTL_MS / 86_400_000} days.`,
-      examples: [
-        {
-          id: 4,
-          email: 'guide@example.com',
-          role: 'staff',
-          invited_by: 3,
-          created_at: '2026-06-01T08:00:00.000Z',
-          expires_at: '2026-06-08T08:00:00.000Z',
-        },
-      ],
+      examples: [INVITATION_EXAMPLE],
     },
   ),
 );
@@ -75,7 +74,18 @@ export const TeamSchema = Named(
       results: Type.Array(Ref(MemberSchema)),
       invitations: Type.Array(Ref(InvitationSchema), { description: 'every open invitation, newest first' }),
     },
-    { description: 'A page of the members, in the order they joined, and the open invitations.' },
+    {
+      description: 'A page of the members, in the order they joined, and the open invitations.',
+      examples: [
+        {
+          count: 1,
+          next: null,
+          previous: null,
+          results: [MEMBER_EXAMPLE],
+          invitations: [INVITATION_EXAMPLE],
+        },
+      ],
+    },
   ),
 );
 
