@@ -23,7 +23,11 @@ async function getJson(url: string, token: string): Promise<Record<string, unkno
 
 describe('the README walkthrough blocks', () => {
   it('are found in order, and a marker without its sh block is an error', () => {
-    expect(walkthroughBlocks(README).map((block) => block.name)).toEqual(['booking', 'idempotency']);
+    expect(walkthroughBlocks(README).map((block) => block.name)).toEqual([
+      'booking',
+      'departures',
+      'idempotency',
+    ]);
     expect(() => walkthroughBlocks('<!-- walkthrough: x -->\n```bash\necho\n```')).toThrow(/not followed/);
     expect(() => walkthroughBlocks('<!-- walkthrough: x -->\n```sh\necho')).toThrow(/never closed/);
   });
@@ -48,7 +52,7 @@ describe.each(SETUPS)('the README walkthrough, $setup', ({ serverEnv }) => {
     rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it('books, pays and confirms a kayak, attributes it to the campaign, and replays a retried request', async () => {
+  it('books, pays and confirms a kayak, attributes it to the campaign, books a tour departure, and replays a retried request', async () => {
     const database = await freshDatabase();
     databases.push(database);
     const server = await startServer(database.url, serverEnv);
@@ -91,6 +95,31 @@ describe.each(SETUPS)('the README walkthrough, $setup', ({ serverEnv }) => {
         revenue: '135.00',
       },
     ]);
+
+    // the scheduled tour: two seats on the Saturday 18:30 departure (Lisbon, summer time: 17:30Z)
+    const tourBooking = (list: Record<string, unknown>) =>
+      (list.results as Record<string, unknown>[]).filter(
+        (b) => b.adventure_offering_id === Number(state.TOUR),
+      );
+    const mine = await getJson(`${api}/booking/bookings/?page_size=100`, state.CUSTOMER);
+    expect(tourBooking(mine)).toEqual([
+      expect.objectContaining({
+        status: 'requested',
+        starts_at: '2030-07-06T17:30:00.000Z',
+        ends_at: '2030-07-06T19:30:00.000Z',
+        participants_count: 2,
+        total_price: '70.00',
+      }),
+    ]);
+    const day = await getJson(
+      `${api}/adventrues/offerings/sunset-tour/departures/?from=2030-07-06T00:00:00Z&to=2030-07-07T00:00:00Z`,
+      state.CUSTOMER,
+    );
+    expect(day.departures).toEqual([
+      expect.objectContaining({ local_time: '09:00', starts_at: '2030-07-06T08:00:00.000Z', remaining: 12 }),
+      expect.objectContaining({ local_time: '18:30', starts_at: '2030-07-06T17:30:00.000Z', remaining: 10 }),
+    ]);
+    expect(run.stdout.split('\n')).toEqual(expect.arrayContaining(['12', '70.00']));
 
     // the idempotency example sent its request twice with one key: one booking for that window
     const list = await getJson(`${api}/booking/bookings/?page_size=100`, state.CUSTOMER);
