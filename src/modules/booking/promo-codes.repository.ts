@@ -61,23 +61,32 @@ export async function findPromoCodeByText(
     .executeTakeFirst();
 }
 
+// Counts at most `upTo` holding bookings: a request only asks whether a redemption is left, so a code used
+// thousands of times costs a request no more than its limit, not every booking that ever carried it.
 const heldRedemptions = preparedQuery(
-  (db, a: { id: number; now: number }) =>
+  (db, a: { id: number; now: number; upTo: number }) =>
     db
-      .selectFrom('bookings')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('promo_code_id', '=', a.id)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .where(holdsAt(a.now)),
-  ['id', 'now'],
+      .selectFrom(
+        db
+          .selectFrom('bookings')
+          .select('promo_code_id')
+          .where('promo_code_id', '=', a.id)
+          .where('status', 'in', ACTIVE_STATUSES)
+          .where(holdsAt(a.now))
+          .limit(a.upTo)
+          .as('held'),
+      )
+      .select((eb) => eb.fn.countAll<number | string>().as('n')),
+  ['id', 'now', 'upTo'],
 );
 
 /**
- * The redemptions of one code at `now`, counted from the index alone (bookings_promo_code_idx): its
- * bookings that hold (see redemptionsOf).
+ * The redemptions of one code at `now`, up to `upTo` (its max_redemptions: more make no difference to
+ * whether one is left), counted from the index alone (bookings_promo_code_idx): its bookings that hold (see
+ * redemptionsOf).
  */
-export async function redemptionsOfCode(db: Db, id: number, now: number): Promise<number> {
-  const [row] = await heldRedemptions(db, { id, now });
+export async function redemptionsOfCode(db: Db, id: number, now: number, upTo: number): Promise<number> {
+  const [row] = await heldRedemptions(db, { id, now, upTo });
   return Number(row?.n ?? 0);
 }
 

@@ -226,8 +226,8 @@ export async function redeemablePromo(
   const row = await repo.findPromoCodeByText(db, listing.vendorId, text, { forUpdate: lock });
   if (!row) throw invalidFields({ promo_code: 'Unknown promo code.' });
   const promo = repo.toPromoCode(row);
-  const counted = promo.vendorId === listing.vendorId && promo.maxRedemptions !== null;
-  const redemptions = counted ? await repo.redemptionsOfCode(db, promo.id, now) : 0;
+  const limit = promo.vendorId === listing.vendorId ? promo.maxRedemptions : null;
+  const redemptions = limit === null ? 0 : await repo.redemptionsOfCode(db, promo.id, now, limit);
   const refusal = refusalOf(promo, listing, now, redemptions);
   if (refusal) throw invalidFields({ promo_code: refusal });
   return { id: promo.id, code: promo.code, discount: discountOf(promo) };
