@@ -126,7 +126,8 @@ describe('generated resource uses and extras', () => {
             payload: { resources, ...(extras === undefined ? {} : { extras }) },
           });
           await refusedCleanly(res, before, [200, 400]);
-          if (res.statusCode === 400)
+          // a `__proto__` key is refused by the JSON parser as a whole, naming no member
+          if (res.statusCode === 400 && !JSON.stringify({ resources, extras }).includes('"__proto__"'))
             for (const field of Object.keys(res.json().errors))
               expect(field).toMatch(/^(resources|extras)(\.|$)/);
           else if (Array.isArray(resources)) expect(res.json().resources).toHaveLength(resources.length);
