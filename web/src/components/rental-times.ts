@@ -26,14 +26,22 @@ export function instantOf(date: string, time: string, timeZone: string): number 
   return Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(timeZone).epochMilliseconds;
 }
 
-/** The local date today in the zone, and `days` later. */
-export const localToday = (timeZone: string, days = 0) =>
-  Temporal.Now.plainDateISO(timeZone).add({ days }).toString();
+/** The local date in the zone at the instant `now`, and `days` later. */
+export const localDateAt = (now: number, timeZone: string, days = 0) =>
+  Temporal.Instant.fromEpochMilliseconds(now)
+    .toZonedDateTimeISO(timeZone)
+    .toPlainDate()
+    .add({ days })
+    .toString();
 
 export const addDays = (date: string, days: number) => Temporal.PlainDate.from(date).add({ days }).toString();
 
+/** A date field's value the form can offer times on: empty while being typed, and years past 9999 are none. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 /** The local times of a date that exist there (none of a spring gap), as instants. */
 function gridOf(date: string, timeZone: string): [string, number][] {
+  if (!ISO_DATE.test(date)) return [];
   return GRID.map((time): [string, number] => [time, instantOf(date, time, timeZone)]).filter(
     ([time, instant]) =>
       Temporal.Instant.fromEpochMilliseconds(instant)
@@ -61,7 +69,59 @@ export function returnTimes(rules: RentalRules, date: string, startsAt: number):
 }
 
 /** The last local date a return may fall on: the pick-up's date plus the longest rental, or a month. */
-export function lastReturnDate(rules: RentalRules, pickUpDate: string): string {
+export function lastReturnDate(rules: RentalRules, pickUpDate: string): string | undefined {
+  if (!ISO_DATE.test(pickUpDate)) return undefined;
   const days = rules.maxDurationMinutes === null ? 31 : Math.ceil(rules.maxDurationMinutes / 1440) + 1;
   return addDays(pickUpDate, days);
+}
+
+/** What the customer has chosen: local dates and times in the vendor's zone ('' while none). */
+export interface RentalChoice {
+  pickUpDate: string;
+  pickUpTime: string;
+  returnDate: string;
+  returnTime: string;
+}
+
+/** The first date from `from` on (two weeks at most) with a time `timesOf` offers, else `from`. */
+function firstDateWith(from: string, timesOf: (date: string) => unknown[]): string {
+  for (let i = 0; i < 14; i++) if (timesOf(addDays(from, i)).length) return addDays(from, i);
+  return from;
+}
+
+/** A time the list offers, else its first (or the time as it was when it offers none). */
+const offered = (times: [string, number][], time: string) =>
+  times.length === 0 || times.some(([t]) => t === time) ? time : times[0][0];
+
+/**
+ * The choice after the customer changes part of it, whole again: a pick-up time the date does not offer
+ * moves to its first; a return the pick-up no longer allows follows it (its own date when still possible,
+ * else the first date from the pick-up's with a return time), unless the customer is choosing the return
+ * date right now, which is kept even when it offers no time, so the form can say so. One step from one
+ * state, so no change can overwrite a later one.
+ */
+export function choose(
+  rules: RentalRules,
+  now: number,
+  choice: RentalChoice,
+  change: Partial<RentalChoice>,
+): RentalChoice {
+  const next = { ...choice, ...change };
+  const pickUps = pickUpTimes(rules, next.pickUpDate, now);
+  next.pickUpTime = offered(pickUps, next.pickUpTime);
+  const startsAt = pickUps.find(([time]) => time === next.pickUpTime)?.[1];
+  if (startsAt === undefined) return next;
+  const returnsOn = (date: string) => returnTimes(rules, date, startsAt);
+  const keepDate =
+    change.returnDate !== undefined ||
+    (next.returnDate >= next.pickUpDate && returnsOn(next.returnDate).length > 0);
+  if (!keepDate) next.returnDate = firstDateWith(next.pickUpDate, returnsOn);
+  next.returnTime = offered(returnsOn(next.returnDate), next.returnTime);
+  return next;
+}
+
+/** The choice the form opens with: the first open pick-up from tomorrow and the first return after it. */
+export function firstChoice(rules: RentalRules, now: number): RentalChoice {
+  const date = firstDateWith(localDateAt(now, rules.timeZone, 1), (d) => pickUpTimes(rules, d, now));
+  return choose(rules, now, { pickUpDate: date, pickUpTime: '', returnDate: '', returnTime: '' }, {});
 }
