@@ -55,3 +55,17 @@ export function raceFixture(prefix: string): { t: TestApp; servers: RaceServers 
   });
   return fixture;
 }
+
+/** A JSON POST with a bearer token to the fixture's servers in turn (`path` from the server's root). */
+export function postInTurns(fixture: { servers: RaceServers }) {
+  let sent = 0;
+  return async (path: string, token: string, body: unknown) => {
+    const { addresses } = fixture.servers;
+    const res = await fetch(`${addresses[sent++ % addresses.length]}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+}

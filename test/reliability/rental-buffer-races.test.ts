@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { heldWindow, overlaps, peakUnits } from '../../src/modules/booking/availability.ts';
-import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { type Account, registerCustomer, registerVendor } from '../helpers/factories.ts';
-import { listenForRaces, type RaceServers } from '../helpers/race-servers.ts';
+import { postInTurns, raceFixture } from '../helpers/race-servers.ts';
 import { listingOf } from '../modules/booking/setup.ts';
 
 // The turnaround buffer under real concurrency (decisions §20): simultaneous requests whose windows never
@@ -15,36 +11,16 @@ import { listingOf } from '../modules/booking/setup.ts';
 
 const N = 40;
 const BUFFER_MINUTES = 60;
-let t: TestApp;
-let dir: string;
-let sent = 0;
-let bases: string[];
-let servers: RaceServers;
+const fixture = raceFixture('rental-race-');
+const send = postInTurns(fixture);
+const post = (token: string, body: unknown) => send('/api/v1/booking/bookings/request/', token, body);
 let vendor: Account;
 let customers: Account[];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rental-race-'));
-  t = await buildTestApp({ dbFile: join(dir, 'race.sqlite') });
-  vendor = await registerVendor(t.app);
-  customers = await Promise.all(Array.from({ length: N }, () => registerCustomer(t.app)));
-  servers = await listenForRaces(t, join(dir, 'race.sqlite'));
-  bases = servers.addresses.map((a) => `${a}/api/v1/booking`);
+  vendor = await registerVendor(fixture.t.app);
+  customers = await Promise.all(Array.from({ length: N }, () => registerCustomer(fixture.t.app)));
 }, 120_000);
-afterAll(async () => {
-  await servers.close();
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function post(token: string, body: unknown) {
-  const res = await fetch(`${bases[sent++ % bases.length]}/bookings/request/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 /** Customer i's window: one minute at 10:00 + i minutes. No two overlap; with the buffer every two holds do. */
 const windowOf = (day: number, i: number) => {
@@ -53,7 +29,7 @@ const windowOf = (day: number, i: number) => {
 };
 
 async function heldPeak(listingId: number): Promise<number> {
-  const rows = await t.db
+  const rows = await fixture.t.db
     .selectFrom('bookings')
     .select(['starts_at', 'ends_at', 'quantity'])
     .where('listing_id', '=', listingId)
@@ -67,7 +43,7 @@ async function heldPeak(listingId: number): Promise<number> {
 
 describe(`${N} simultaneous requests whose holds overlap only by the buffer`, () => {
   it('on a single item: exactly one wins, the rest 409, and no two holds overlap', async () => {
-    const board = await listingOf(t.db, vendor, { bufferMinutes: BUFFER_MINUTES });
+    const board = await listingOf(fixture.t.db, vendor, { bufferMinutes: BUFFER_MINUTES });
     const results = await Promise.all(
       customers.map((c, i) => post(c.token, { equipment_item_id: board, ...windowOf(1, i) })),
     );
@@ -77,7 +53,7 @@ describe(`${N} simultaneous requests whose holds overlap only by the buffer`, ()
   });
 
   it('on the last two free units of three: exactly two win', async () => {
-    const boards = await listingOf(t.db, vendor, { quantity: 3, bufferMinutes: BUFFER_MINUTES });
+    const boards = await listingOf(fixture.t.db, vendor, { quantity: 3, bufferMinutes: BUFFER_MINUTES });
     // one unit is already held from 09:00 to 10:00 (+ 60 min): its hold overlaps every request's
     const first = await post(customers[0].token, {
       equipment_item_id: boards,

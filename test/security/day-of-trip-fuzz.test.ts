@@ -1,44 +1,37 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type Injector, injector, type TestApp } from '../helpers/build-test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Injector, injector } from '../helpers/build-test-app.ts';
 import { createAdventure } from '../helpers/catalog-factories.ts';
-import { installChangeCounter } from '../helpers/db-changes.ts';
 import { type Account, registerCustomer, registerVendor } from '../helpers/factories.ts';
 import { DIVE_QUESTIONS } from '../modules/booking/day-of-trip-helpers.ts';
-import { refusalChecker } from './refused-cleanly.ts';
+import { fuzzSuite, member } from './refused-cleanly.ts';
 
 // The day of the trip under generated input (decisions §23): near-valid question lists, answers, waiver
 // acceptances, waiver texts, attendance bodies and manifest dates. Every answer is a success or a 4xx in
 // the decided body whose `errors` name the member at fault (never a 500), and a refusal changes nothing.
 
-let t: TestApp;
 let api: Injector;
-let changes: () => Promise<number>;
 let vendor: Account;
 let customer: Account;
 let diveId: number;
 
+const suite = fuzzSuite();
+const { refusedCleanly } = suite;
 beforeAll(async () => {
-  t = await buildTestApp();
-  api = injector(t.app);
-  changes = (await installChangeCounter(t.db, t.dialect)).read;
-  vendor = await registerVendor(t.app, { waiver_text: 'At my own risk.' });
-  customer = await registerCustomer(t.app);
+  api = injector(suite.t.app);
+  vendor = await registerVendor(suite.t.app, { waiver_text: 'At my own risk.' });
+  customer = await registerCustomer(suite.t.app);
   diveId = (
-    await createAdventure(t.app, vendor, {
+    await createAdventure(suite.t.app, vendor, {
       booking_mode: 'shared',
       capacity: 10_000,
       questions: DIVE_QUESTIONS,
     })
   ).id;
 });
-afterAll(() => t.close());
 
-const refusedCleanly = (...args: Parameters<ReturnType<typeof refusalChecker>>) =>
-  refusalChecker(changes)(...args);
 /** The members a 400 names; none when the body as a whole was refused (a `__proto__` key). */
 const fieldsOf = (res: { json(): { errors?: object } }) => Object.keys(res.json().errors ?? {});
-const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const scalar = fc.oneof(
   fc.constantFrom('None', 'Open Water', 'Advanced', '', ' ', 'x'.repeat(501), 0, -1, 1.5, true, false, null),
   fc.string({ maxLength: 8 }),
@@ -70,10 +63,10 @@ const questionArb = fc.oneof(
 
 describe('generated questions on a listing', () => {
   it('are stored when valid, else refused with errors under questions', async () => {
-    const tour = await createAdventure(t.app, vendor);
+    const tour = await createAdventure(suite.t.app, vendor);
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.array(questionArb, { maxLength: 22 }), fc.anything()), async (value) => {
-        const before = await changes();
+        const before = await suite.changes();
         const res = await api({
           method: 'PATCH',
           url: `/api/v1/adventrues/vendor/offerings/${tour.id}/`,
@@ -115,7 +108,7 @@ describe('generated answers and waiver acceptances on a request and a quote', ()
         fc.integer({ min: 1, max: 3 }),
         fc.boolean(),
         async (given, accepted, count, asQuote) => {
-          const before = await changes();
+          const before = await suite.changes();
           const res = await api({
             method: 'POST',
             url: asQuote ? '/api/v1/booking/quote/' : '/api/v1/booking/bookings/request/',
@@ -141,7 +134,7 @@ describe('generated answers and waiver acceptances on a request and a quote', ()
 
 describe('generated waiver texts, attendance bodies and manifest dates', () => {
   it('answer a success or a 4xx naming the member', async () => {
-    const other = await registerVendor(t.app);
+    const other = await registerVendor(suite.t.app);
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(fc.string(), fc.constant('x'.repeat(20_001)), fc.anything()),
@@ -154,7 +147,7 @@ describe('generated waiver texts, attendance bodies and manifest dates', () => {
           fc.string({ maxLength: 12 }),
         ),
         async (text, status, date) => {
-          let before = await changes();
+          let before = await suite.changes();
           const profile = await api({
             method: 'PATCH',
             url: '/api/v1/accounts/vendor-profile/me/',
@@ -163,7 +156,7 @@ describe('generated waiver texts, attendance bodies and manifest dates', () => {
           });
           await refusedCleanly(profile, before, [200, 400]);
           if (profile.statusCode === 400) for (const f of fieldsOf(profile)) expect(f).toBe('waiver_text');
-          before = await changes();
+          before = await suite.changes();
           const marked = await api({
             method: 'POST',
             url: '/api/v1/booking/bookings/1/attendance/',

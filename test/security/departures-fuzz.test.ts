@@ -1,25 +1,16 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, injector, type TestApp } from '../helpers/build-test-app.ts';
-import { installChangeCounter } from '../helpers/db-changes.ts';
+import { describe, expect, it } from 'vitest';
+import { injector } from '../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../helpers/factories.ts';
-import { refusalChecker } from './refused-cleanly.ts';
+import { fuzzSuite, member } from './refused-cleanly.ts';
 import { createScheduledTour, TOUR_DEPARTURE } from './world.ts';
 
 // Schedules and departures under generated input (decisions §19): near-valid schedule rules, instants and
 // bodies. Every answer is a success or a 4xx in the decided body whose `errors` name the member at fault
 // (never a 500), and a refused request changes nothing.
 
-let t: TestApp;
-let changes: () => Promise<number>;
-beforeAll(async () => {
-  t = await buildTestApp();
-  changes = (await installChangeCounter(t.db, t.dialect)).read;
-});
-afterAll(async () => {
-  await t.close();
-});
-
+const suite = fuzzSuite();
+const { refusedCleanly } = suite;
 const weekday = fc.oneof(fc.constantFrom('mon', 'tue', 'sun'), fc.string({ maxLength: 4 }), fc.integer());
 const hhmm = fc.oneof(
   fc.constantFrom('09:00', '23:59', '00:00', '24:00', '9:00', '12:60', '', '09:00:00'),
@@ -29,7 +20,6 @@ const isoDate = fc.oneof(
   fc.constantFrom('2026-06-01', '2026-02-30', '2026-13-01', '26-06-01', null),
   fc.string({ maxLength: 10 }),
 );
-const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const ruleArb = fc.oneof(
   fc.record(
     {
@@ -47,18 +37,14 @@ const ruleArb = fc.oneof(
 );
 const schedule = fc.oneof(fc.array(ruleArb, { maxLength: 22 }), fc.anything());
 
-/** The request's answer is a success, or a refusal of the decided shape that changed nothing. */
-const refusedCleanly = (...args: Parameters<ReturnType<typeof refusalChecker>>) =>
-  refusalChecker(changes)(...args);
-
 describe('generated schedules on an offering', () => {
   it('are stored when valid, else refused with errors under schedule', async () => {
-    const vendor = await registerVendor(t.app);
-    const tour = await createScheduledTour(t.app, vendor, 'fuzz');
-    const api = injector(t.app);
+    const vendor = await registerVendor(suite.t.app);
+    const tour = await createScheduledTour(suite.t.app, vendor, 'fuzz');
+    const api = injector(suite.t.app);
     await fc.assert(
       fc.asyncProperty(schedule, async (value) => {
-        const before = await changes();
+        const before = await suite.changes();
         const res = await api({
           method: 'PATCH',
           url: `/api/v1/adventrues/vendor/offerings/${tour.id}/`,
@@ -80,10 +66,10 @@ describe('generated schedules on an offering', () => {
 
 describe('generated departure instants and bodies', () => {
   it('answer 200, 400 naming the member, 404 or 409; never more', async () => {
-    const vendor = await registerVendor(t.app);
-    const customer = await registerCustomer(t.app);
-    const tour = await createScheduledTour(t.app, vendor, 'fuzz-departures');
-    const api = injector(t.app);
+    const vendor = await registerVendor(suite.t.app);
+    const customer = await registerCustomer(suite.t.app);
+    const tour = await createScheduledTour(suite.t.app, vendor, 'fuzz-departures');
+    const api = injector(suite.t.app);
     const instant = fc.oneof(
       fc.constant(TOUR_DEPARTURE),
       fc.constant('2026-09-01T10:00:00+01:00'),
@@ -106,7 +92,7 @@ describe('generated departure instants and bodies', () => {
         body,
         fc.constantFrom('PATCH', 'POST cancel', 'request', 'GET'),
         async (at, payload, what) => {
-          const before = await changes();
+          const before = await suite.changes();
           const path = `/api/v1/adventrues/vendor/offerings/${tour.id}/departures/${encodeURIComponent(at)}/`;
           const res =
             what === 'PATCH'

@@ -1,30 +1,27 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type Injector, injector, type TestApp } from '../helpers/build-test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Injector, injector } from '../helpers/build-test-app.ts';
 import { createAdventure } from '../helpers/catalog-factories.ts';
-import { installChangeCounter } from '../helpers/db-changes.ts';
 import { type Account, registerCustomer, registerVendor } from '../helpers/factories.ts';
 import { TOUR_PRICES } from '../modules/booking/prices-helpers.ts';
-import { errorBodyProblem } from './error-body.ts';
+import { fuzzSuite, member } from './refused-cleanly.ts';
 
 // Prices under generated input (decisions §21): near-valid price categories, extras, participants, extras
 // chosen, promo codes and promo-code bodies. Every answer is a success or a 4xx in the decided body whose
 // `errors` name the member at fault (never a 500), and a refused request changes nothing.
 
-let t: TestApp;
 let api: Injector;
 let vendor: Account;
 let customer: Account;
-let changes: () => Promise<number>;
 let tourId: number;
+const suite = fuzzSuite();
 beforeAll(async () => {
-  t = await buildTestApp();
-  api = injector(t.app);
-  changes = (await installChangeCounter(t.db, t.dialect)).read;
-  vendor = await registerVendor(t.app);
-  customer = await registerCustomer(t.app);
-  tourId = (await createAdventure(t.app, vendor, { ...TOUR_PRICES, capacity: 50, booking_mode: 'shared' }))
-    .id;
+  api = injector(suite.t.app);
+  vendor = await registerVendor(suite.t.app);
+  customer = await registerCustomer(suite.t.app);
+  tourId = (
+    await createAdventure(suite.t.app, vendor, { ...TOUR_PRICES, capacity: 50, booking_mode: 'shared' })
+  ).id;
   const made = await api({
     method: 'POST',
     url: '/api/v1/booking/vendor/promo-codes/',
@@ -33,11 +30,7 @@ beforeAll(async () => {
   });
   expect(made.statusCode).toBe(201);
 });
-afterAll(async () => {
-  await t.close();
-});
 
-const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const code = fc.oneof(
   fc.constantFrom('adult', 'child', 'wetsuit', 'gopro', 'teen', 'A B', ''),
   fc.string({ maxLength: 34 }),
@@ -78,21 +71,17 @@ async function refusedCleanly(
   allowed: number[],
   fields: RegExp,
 ) {
-  expect(res.statusCode, res.body).toBeLessThan(500);
-  expect(allowed, res.body).toContain(res.statusCode);
-  if (res.statusCode < 400) return;
-  expect(errorBodyProblem(res), res.body).toBeNull();
-  expect(await changes()).toBe(before);
+  await suite.refusedCleanly(res, before, allowed);
   if (res.statusCode === 400)
     for (const field of Object.keys(res.json().errors ?? {})) expect(field).toMatch(fields);
 }
 
 describe('generated price settings on a listing', () => {
   it('are stored when valid, else refused with errors under price_categories or extras', async () => {
-    const tour = await createAdventure(t.app, vendor);
+    const tour = await createAdventure(suite.t.app, vendor);
     await fc.assert(
       fc.asyncProperty(list, list, async (priceCategories, extras) => {
-        const before = await changes();
+        const before = await suite.changes();
         const res = await api({
           method: 'PATCH',
           url: `/api/v1/adventrues/vendor/offerings/${tour.id}/`,
@@ -120,7 +109,7 @@ describe('generated choices in requests and quotes', () => {
         member(fc.oneof(fc.integer({ min: -1, max: 60 }), fc.constant(null))),
         fc.boolean(),
         async (participants, extras, promo_code, participants_count, asRequest) => {
-          const before = await changes();
+          const before = await suite.changes();
           const payload = {
             adventure_offering_id: tourId,
             starts_at: '2026-09-01T09:00:00Z',
@@ -198,7 +187,7 @@ describe('generated promo-code bodies', () => {
     );
     await fc.assert(
       fc.asyncProperty(body, fc.boolean(), async (payload, create) => {
-        const before = await changes();
+        const before = await suite.changes();
         const res = create
           ? await api({
               method: 'POST',

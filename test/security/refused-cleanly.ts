@@ -1,5 +1,7 @@
-import { expect } from 'vitest';
-import type { TestApp } from '../helpers/build-test-app.ts';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { installChangeCounter } from '../helpers/db-changes.ts';
 import { errorBodyProblem } from './error-body.ts';
 
 type Answer = Awaited<ReturnType<TestApp['app']['inject']>>;
@@ -18,3 +20,26 @@ export function refusalChecker(changes: () => Promise<number>) {
     }
   };
 }
+
+/**
+ * A fuzz suite's app, made before its tests and closed after them, with the count of committed row changes
+ * and the refusal check bound to it. Read `t` inside hooks and tests, once the suite is set up.
+ */
+export function fuzzSuite() {
+  const suite = {
+    t: undefined as unknown as TestApp,
+    read: undefined as unknown as () => Promise<number>,
+    changes: () => suite.read(),
+    refusedCleanly: (res: Answer, before: number, allowed: number[]) =>
+      refusalChecker(suite.changes)(res, before, allowed),
+  };
+  beforeAll(async () => {
+    suite.t = await buildTestApp();
+    suite.read = (await installChangeCounter(suite.t.db, suite.t.dialect)).read;
+  });
+  afterAll(() => suite.t?.close());
+  return suite;
+}
+
+/** A body member that generated input may leave out. */
+export const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });

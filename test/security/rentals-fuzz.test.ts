@@ -1,28 +1,16 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, injector, type TestApp } from '../helpers/build-test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { injector } from '../helpers/build-test-app.ts';
 import { createEquipment } from '../helpers/catalog-factories.ts';
-import { installChangeCounter } from '../helpers/db-changes.ts';
 import { registerCustomer, registerVendor } from '../helpers/factories.ts';
-import { refusalChecker } from './refused-cleanly.ts';
+import { fuzzSuite, member } from './refused-cleanly.ts';
 
 // Rental terms under generated input (decisions §20): near-valid rates, duration limits, buffers, opening
 // hours and windows. Every answer is a success or a 4xx in the decided body whose `errors` name the member
 // at fault (never a 500), and a refused request changes nothing.
 
-let t: TestApp;
-let refusedCleanly: ReturnType<typeof refusalChecker>;
-let changes: () => Promise<number>;
-beforeAll(async () => {
-  t = await buildTestApp();
-  changes = (await installChangeCounter(t.db, t.dialect)).read;
-  refusedCleanly = refusalChecker(changes);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+const suite = fuzzSuite();
+const { refusedCleanly } = suite;
 const minutes = fc.oneof(
   fc.integer({ min: -1, max: 525_602 }),
   fc.constantFrom(0, 14, 15, 43_200, 43_201, 1440, 1441, 525_600),
@@ -70,12 +58,12 @@ const hoursArb = fc.oneof(
 
 describe('generated rental terms on an item', () => {
   it('are stored when valid, else refused with errors under their own fields', async () => {
-    const vendor = await registerVendor(t.app);
-    const item = await createEquipment(t.app, vendor);
-    const api = injector(t.app);
+    const vendor = await registerVendor(suite.t.app);
+    const item = await createEquipment(suite.t.app, vendor);
+    const api = injector(suite.t.app);
     await fc.assert(
       fc.asyncProperty(termsArb, async (payload) => {
-        const before = await changes();
+        const before = await suite.changes();
         const res = await api({
           method: 'PATCH',
           url: `/api/v1/equipment/vendor/items/${item.id}/`,
@@ -94,16 +82,16 @@ describe('generated rental terms on an item', () => {
 
 describe('generated opening hours and windows', () => {
   it('hours are stored or refused naming the day; windows are booked, quoted or refused on their field', async () => {
-    const vendor = await registerVendor(t.app, { time_zone: 'Asia/Kathmandu' });
-    const customer = await registerCustomer(t.app);
-    const item = await createEquipment(t.app, vendor, {
+    const vendor = await registerVendor(suite.t.app, { time_zone: 'Asia/Kathmandu' });
+    const customer = await registerCustomer(suite.t.app);
+    const item = await createEquipment(suite.t.app, vendor, {
       quantity: 3,
       rates: [{ duration_minutes: 60, price: '15.00' }],
       min_duration_minutes: 60,
       max_duration_minutes: 2880,
       buffer_minutes: 30,
     });
-    const api = injector(t.app);
+    const api = injector(suite.t.app);
     const instant = fc.oneof(
       fc
         .date({ min: new Date('2026-06-01'), max: new Date('2026-09-01'), noInvalidDate: true })
@@ -118,7 +106,7 @@ describe('generated opening hours and windows', () => {
         instant,
         fc.constantFrom('request', 'quote'),
         async (hours, from, to, what) => {
-          let before = await changes();
+          let before = await suite.changes();
           const profile = await api({
             method: 'PATCH',
             url: '/api/v1/accounts/vendor-profile/me/',
@@ -129,7 +117,7 @@ describe('generated opening hours and windows', () => {
           if (profile.statusCode === 400)
             for (const field of Object.keys(profile.json().errors ?? {}))
               expect(field).toMatch(/^opening_hours(\.|$)/);
-          before = await changes();
+          before = await suite.changes();
           const res = await api({
             method: 'POST',
             url: what === 'request' ? '/api/v1/booking/bookings/request/' : '/api/v1/booking/quote/',

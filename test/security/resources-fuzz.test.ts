@@ -1,29 +1,17 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, injector, type TestApp } from '../helpers/build-test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { injector } from '../helpers/build-test-app.ts';
 import { createAdventure, createEquipment } from '../helpers/catalog-factories.ts';
-import { installChangeCounter } from '../helpers/db-changes.ts';
 import { registerCustomer, registerVendor } from '../helpers/factories.ts';
-import { refusalChecker } from './refused-cleanly.ts';
+import { fuzzSuite, member } from './refused-cleanly.ts';
 
 // Shared resources under generated input (decisions §22): resource bodies, a listing's `resources`, an
 // extra's `resource_id`, usage ranges and requests choosing extras backed by a resource. Every answer is a
 // success or a 4xx in the decided body whose `errors` name the member at fault (never a 500), and a
 // refused request changes nothing.
 
-let t: TestApp;
-let refusedCleanly: ReturnType<typeof refusalChecker>;
-let changes: () => Promise<number>;
-beforeAll(async () => {
-  t = await buildTestApp();
-  changes = (await installChangeCounter(t.db, t.dialect)).read;
-  refusedCleanly = refusalChecker(changes);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+const suite = fuzzSuite();
+const { refusedCleanly } = suite;
 const count = fc.oneof(
   fc.integer({ min: -2, max: 10_002 }),
   fc.constantFrom(0, 1, 1000, 1001, 10_000, 10_001, 2_147_483_648),
@@ -34,8 +22,8 @@ const count = fc.oneof(
 
 describe('generated resource bodies', () => {
   it('create and change a resource, or are refused naming name or quantity', async () => {
-    const vendor = await registerVendor(t.app);
-    const api = injector(t.app);
+    const vendor = await registerVendor(suite.t.app);
+    const api = injector(suite.t.app);
     const made = await api({
       method: 'POST',
       url: '/api/v1/booking/vendor/resources/',
@@ -54,7 +42,7 @@ describe('generated resource bodies', () => {
     );
     await fc.assert(
       fc.asyncProperty(body, fc.boolean(), async (payload, create) => {
-        const before = await changes();
+        const before = await suite.changes();
         const res = await api({
           method: create ? 'POST' : 'PATCH',
           url: create ? '/api/v1/booking/vendor/resources/' : `/api/v1/booking/vendor/resources/${id}/`,
@@ -72,9 +60,9 @@ describe('generated resource bodies', () => {
 
 describe('generated resource uses and extras', () => {
   it('are stored when valid and the vendor’s own, else refused under resources.N or extras.N', async () => {
-    const vendor = await registerVendor(t.app);
-    const other = await registerVendor(t.app);
-    const api = injector(t.app);
+    const vendor = await registerVendor(suite.t.app);
+    const other = await registerVendor(suite.t.app);
+    const api = injector(suite.t.app);
     const resource = async (token: string) =>
       (
         await api({
@@ -86,7 +74,7 @@ describe('generated resource uses and extras', () => {
       ).json().id as number;
     const own = await resource(vendor.token);
     const foreign = await resource(other.token);
-    const item = await createEquipment(t.app, vendor, { quantity: 4 });
+    const item = await createEquipment(suite.t.app, vendor, { quantity: 4 });
     const id = fc.oneof(
       fc.constantFrom(own, foreign, 0, -1, 2_147_483_648),
       fc.string({ maxLength: 3 }),
@@ -118,7 +106,7 @@ describe('generated resource uses and extras', () => {
         fc.oneof(fc.array(use, { maxLength: 12 }), fc.anything()),
         member(fc.array(extra, { maxLength: 1 })),
         async (resources, extras) => {
-          const before = await changes();
+          const before = await suite.changes();
           const res = await api({
             method: 'PATCH',
             url: `/api/v1/equipment/vendor/items/${item.id}/`,
@@ -138,9 +126,9 @@ describe('generated resource uses and extras', () => {
   });
 
   it('requests choosing resource-backed extras are booked, refused 409 naming the resource, or 400 on their member', async () => {
-    const vendor = await registerVendor(t.app);
-    const customer = await registerCustomer(t.app);
-    const api = injector(t.app);
+    const vendor = await registerVendor(suite.t.app);
+    const customer = await registerCustomer(suite.t.app);
+    const api = injector(suite.t.app);
     const suits = (
       await api({
         method: 'POST',
@@ -149,7 +137,7 @@ describe('generated resource uses and extras', () => {
         payload: { name: 'wetsuit', quantity: 3 },
       })
     ).json().id as number;
-    const tour = await createAdventure(t.app, vendor, {
+    const tour = await createAdventure(suite.t.app, vendor, {
       booking_mode: 'shared',
       capacity: 20,
       resources: [{ resource_id: suits, per: 'participant', amount: 1 }],
@@ -171,7 +159,7 @@ describe('generated resource uses and extras', () => {
         fc.integer({ min: 0, max: 5 }),
         fc.constantFrom('request', 'quote'),
         async (participants, spare, hour, what) => {
-          const before = await changes();
+          const before = await suite.changes();
           const res = await api({
             method: 'POST',
             url: what === 'request' ? '/api/v1/booking/bookings/request/' : '/api/v1/booking/quote/',
@@ -195,8 +183,8 @@ describe('generated resource uses and extras', () => {
   });
 
   it('usage ranges are answered or refused naming from or to', async () => {
-    const vendor = await registerVendor(t.app);
-    const api = injector(t.app);
+    const vendor = await registerVendor(suite.t.app);
+    const api = injector(suite.t.app);
     const id = (
       await api({
         method: 'POST',
@@ -222,7 +210,7 @@ describe('generated resource uses and extras', () => {
           token: vendor.token,
           query,
         });
-        await refusedCleanly(res, await changes(), [200, 400]);
+        await refusedCleanly(res, await suite.changes(), [200, 400]);
         if (res.statusCode === 400)
           for (const field of Object.keys(res.json().errors)) expect(field).toMatch(/^(from|to)$/);
         else expect(res.json().segments.length).toBeGreaterThan(0);

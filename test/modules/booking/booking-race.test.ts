@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { peakUnits } from '../../../src/modules/booking/availability.ts';
 import { vendorProfileId } from '../../helpers/booking-factories.ts';
-import { buildTestApp, countRows, type TestApp } from '../../helpers/build-test-app.ts';
+import { countRows } from '../../helpers/build-test-app.ts';
 import { type Account, registerCustomer, registerVendor } from '../../helpers/factories.ts';
-import { listenForRaces, type RaceServers } from '../../helpers/race-servers.ts';
+import { postInTurns, raceFixture } from '../../helpers/race-servers.ts';
 import { listingOf } from './setup.ts';
 
 // Simultaneous overlapping requests against real listening servers: exactly one may win, on SQLite (a
@@ -14,40 +11,19 @@ import { listingOf } from './setup.ts';
 // the same file runs in a worker thread and gets every other request (see race-server.worker.ts).
 
 const N = 50;
-let t: TestApp;
-let dir: string;
-let sent = 0;
-let bases: string[];
-let servers: RaceServers;
+const fixture = raceFixture('booking-race-');
+const send = postInTurns(fixture);
+const post = (path: string, token: string, body: unknown) => send(`/api/v1/booking${path}`, token, body);
 let vendor: Account;
 let customers: Account[];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'booking-race-'));
-  t = await buildTestApp({ dbFile: join(dir, 'race.sqlite') });
-  vendor = await registerVendor(t.app);
-  customers = await Promise.all(Array.from({ length: N }, () => registerCustomer(t.app)));
-  servers = await listenForRaces(t, join(dir, 'race.sqlite'));
-  bases = servers.addresses.map((a) => `${a}/api/v1/booking`);
+  vendor = await registerVendor(fixture.t.app);
+  customers = await Promise.all(Array.from({ length: N }, () => registerCustomer(fixture.t.app)));
 }, 120_000);
-afterAll(async () => {
-  await servers.close();
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function post(path: string, token: string, body: unknown) {
-  const base = bases[sent++ % bases.length];
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 async function activeBookingsOf(listingId: number) {
-  return t.db
+  return fixture.t.db
     .selectFrom('bookings')
     .select(['id', 'customer_id', 'starts_at', 'ends_at', 'status', 'quantity', 'participants_count'])
     .where('listing_id', '=', listingId)
@@ -67,7 +43,7 @@ async function storedPeak(listingId: number): Promise<number> {
 
 describe(`${N} simultaneous overlapping booking requests`, () => {
   it('on an equipment item: exactly one 201, the rest 409 booking_conflict, one row', async () => {
-    const kayak = await listingOf(t.db, vendor, { priceCents: 4500 });
+    const kayak = await listingOf(fixture.t.db, vendor, { priceCents: 4500 });
     const start = Date.UTC(2026, 6, 1, 10);
     // every window contains 12:00-13:00, each customer asks for a slightly different one
     const results = await Promise.all(
@@ -89,7 +65,7 @@ describe(`${N} simultaneous overlapping booking requests`, () => {
     expect(rows[0]).toMatchObject({ id: created[0].body.id, status: 'requested' });
     expect(created[0].body).toMatchObject({ total_price: '45.00', customer_id: rows[0].customer_id });
     expect(
-      await t.db
+      await fixture.t.db
         .selectFrom('booking_status_history')
         .select('id')
         .where('booking_id', '=', rows[0].id)
@@ -98,12 +74,12 @@ describe(`${N} simultaneous overlapping booking requests`, () => {
   });
 
   it('on an adventure covered by a slot, identical windows: exactly one wins', async () => {
-    const tour = await listingOf(t.db, vendor, { kind: 'adventure', priceCents: 3000, capacity: 10 });
-    await t.db
+    const tour = await listingOf(fixture.t.db, vendor, { kind: 'adventure', priceCents: 3000, capacity: 10 });
+    await fixture.t.db
       .insertInto('availability_slots')
       .values({
         listing_id: tour,
-        vendor_id: await vendorProfileId(t.db, vendor.id),
+        vendor_id: await vendorProfileId(fixture.t.db, vendor.id),
         starts_at: Date.UTC(2026, 6, 2, 8),
         ends_at: Date.UTC(2026, 6, 2, 18),
         is_available: 1,
@@ -111,7 +87,7 @@ describe(`${N} simultaneous overlapping booking requests`, () => {
         updated_at: Date.UTC(2026, 5, 1),
       })
       .execute();
-    const before = await countRows(t.db, 'bookings');
+    const before = await countRows(fixture.t.db, 'bookings');
     const results = await Promise.all(
       customers.map((c) =>
         post('/bookings/request/', c.token, {
@@ -127,12 +103,12 @@ describe(`${N} simultaneous overlapping booking requests`, () => {
       total_price: '60.00',
       participants_count: 2,
     });
-    expect(await countRows(t.db, 'bookings')).toBe(before + 1);
+    expect(await countRows(fixture.t.db, 'bookings')).toBe(before + 1);
     expect(await activeBookingsOf(tour)).toHaveLength(1);
   });
 
   it('lets non-overlapping requests all through while overlapping ones race', async () => {
-    const kayak = await listingOf(t.db, vendor);
+    const kayak = await listingOf(fixture.t.db, vendor);
     // 10 distinct touching hours, each asked for by 5 customers at once
     const results = await Promise.all(
       customers.map((c, i) => {
@@ -163,7 +139,7 @@ describe(`${M} simultaneous requests for units and seats`, () => {
   const customerOf = (i: number) => customers[i % customers.length];
 
   it('on a 5-unit item, one window: exactly 5 x 201, the rest 409, 5 bookings stored', async () => {
-    const kayaks = await listingOf(t.db, vendor, { priceCents: 4500, quantity: 5 });
+    const kayaks = await listingOf(fixture.t.db, vendor, { priceCents: 4500, quantity: 5 });
     const results = await Promise.all(
       Array.from({ length: M }, (_, i) =>
         post('/bookings/request/', customerOf(i).token, {
@@ -187,7 +163,7 @@ describe(`${M} simultaneous requests for units and seats`, () => {
   });
 
   it('on a shared adventure of 12 seats, requests of 2 and 3 seats: the winners fill what fits', async () => {
-    const tour = await listingOf(t.db, vendor, {
+    const tour = await listingOf(fixture.t.db, vendor, {
       kind: 'adventure',
       priceCents: 3000,
       capacity: 12,
@@ -220,7 +196,7 @@ describe(`${M} simultaneous requests for units and seats`, () => {
   });
 
   it('peak, not sum: windows that do not overlap each other all fill up, 5 units each', async () => {
-    const kayaks = await listingOf(t.db, vendor, { quantity: 5 });
+    const kayaks = await listingOf(fixture.t.db, vendor, { quantity: 5 });
     // 10 touching hours, each asked for by 20 requests of 1 unit
     const results = await Promise.all(
       Array.from({ length: M }, (_, i) =>
@@ -242,7 +218,7 @@ describe(`${M} simultaneous requests for units and seats`, () => {
   });
 
   it('mixed windows: a long window racing short ones never exceeds the units at any instant', async () => {
-    const kayaks = await listingOf(t.db, vendor, { quantity: 5 });
+    const kayaks = await listingOf(fixture.t.db, vendor, { quantity: 5 });
     // 150 requests for 10 touching hours, 50 for the whole 10 hours
     const results = await Promise.all(
       Array.from({ length: M }, (_, i) => {
@@ -267,9 +243,8 @@ describe(`${M} simultaneous requests for units and seats`, () => {
   });
 
   it("a vendor lowering the quantity while requests race: the stored peak never exceeds the item's quantity", async () => {
-    const kayaks = await listingOf(t.db, vendor, { quantity: 5 });
-    const root = bases[0].replace(/\/booking$/, '');
-    const lower = fetch(`${root}/equipment/vendor/items/${kayaks}/`, {
+    const kayaks = await listingOf(fixture.t.db, vendor, { quantity: 5 });
+    const lower = fetch(`${fixture.servers.addresses[0]}/api/v1/equipment/vendor/items/${kayaks}/`, {
       method: 'PATCH',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${vendor.token}` },
       body: JSON.stringify({ quantity: 2 }),
@@ -284,7 +259,7 @@ describe(`${M} simultaneous requests for units and seats`, () => {
     const [edit, ...results] = await Promise.all([lower, ...requests]);
     const created = results.filter((r) => r.status === 201).length;
     expect(results.every((r) => r.status === 201 || r.body.code === 'booking_conflict')).toBe(true);
-    const stored = await t.db
+    const stored = await fixture.t.db
       .selectFrom('listings')
       .select('quantity')
       .where('id', '=', kayaks)
