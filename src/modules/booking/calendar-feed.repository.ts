@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { holdsAt } from './booking.repository.ts';
+import { EXPIRING_STATUSES } from './booking.state-machine.ts';
 import { FEED_STATUSES, feedWindow } from './calendar-feed.ts';
 
 // The calendar feed's SQL (decisions §24): the vendor's token, and the bookings of its feed in one query,
@@ -46,8 +47,12 @@ export async function storeFeedToken(
     .execute();
 }
 
-/** The bookings of the vendor's feed at `now`, by start. */
-export async function feedBookings(db: Db, vendorId: number, now: number) {
+/** The bookings of the vendor's feed at `now`, by end. */
+export const feedBookings = (db: Db, vendorId: number, now: number) =>
+  feedBookingsQuery(db, vendorId, now).execute();
+
+/** feedBookings's query, for a test to read its plan. */
+export function feedBookingsQuery(db: Db, vendorId: number, now: number) {
   const { endsFrom, startsUntil } = feedWindow(now);
   return (
     db
@@ -72,9 +77,11 @@ export async function feedBookings(db: Db, vendorId: number, now: number) {
       .where('bookings.ends_at', '>=', endsFrom)
       .where('bookings.starts_at', '<=', startsUntil)
       .where('bookings.status', 'in', FEED_STATUSES)
-      .where(holdsAt(now))
-      .orderBy('bookings.starts_at')
+      // as statusAt: only a hold's deadline makes it expired
+      .where((eb) => eb.or([eb('bookings.status', 'not in', EXPIRING_STATUSES), holdsAt(now)]))
+      // by end, as the index reads them: ordering by start would draw the planner to the starts index,
+      // which reaches back over the vendor's whole history
+      .orderBy('bookings.ends_at')
       .orderBy('bookings.id')
-      .execute()
   );
 }
