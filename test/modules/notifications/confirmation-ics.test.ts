@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/lib/clock.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
-import { createEquipment } from '../../helpers/catalog-factories.ts';
-import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
+import { registerVendor } from '../../helpers/factories.ts';
 import { parseCalendar } from '../../helpers/ical.ts';
-import { approveWithIntent } from '../../helpers/payment-factories.ts';
-import { startSmtpServer, type TestSmtpServer } from './mail-fixtures.ts';
+import { bookedFixture } from '../../helpers/refund-factories.ts';
+import { mailingEnv, startSmtpServer, type TestSmtpServer } from './mail-fixtures.ts';
 
 // The customer's confirmation mail carries the booking as an .ics file (decisions §24), end to end: a
 // booking requested, approved and paid through the API, the app's outbox sending to a real SMTP server,
@@ -21,11 +20,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   t = await buildTestApp({
     clock: new ManualClock('2026-07-01T09:00:00.000Z'),
-    env: {
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Waterbook <no-reply@waterbook.example>',
-      PUBLIC_URL: 'https://book.example',
-    },
+    env: mailingEnv(smtp),
   });
   api = injector(t.app);
 });
@@ -37,33 +32,8 @@ afterAll(async () => {
 describe('the confirmation mail', () => {
   it("attaches the booking as a calendar event with the feed's UID, and only to the customer's confirmation", async () => {
     const vendor = await registerVendor(t.app, { business_name: 'Tavira Boats' });
-    const customer = await registerCustomer(t.app, { first_name: 'Rita', last_name: 'Sousa' });
-    const item = await createEquipment(t.app, vendor, { title: 'Double kayak', price_per_day: '60.00', quantity: 4 });
-    const starts = Date.parse('2026-07-04T09:00:00.000Z');
-    const requested = await api({
-      method: 'POST',
-      url: '/api/v1/booking/bookings/request/',
-      token: customer.token,
-      payload: {
-        equipment_item_id: item.id,
-        starts_at: new Date(starts).toISOString(),
-        ends_at: new Date(starts + 24 * HOUR).toISOString(),
-        quantity: 2,
-      },
-    });
-    expect(requested.statusCode, requested.body).toBe(201);
-    const bookingId: number = requested.json().id;
-    const payment = await approveWithIntent(api, vendor, customer, bookingId);
-    const paid = await api({
-      method: 'POST',
-      url: '/api/v1/payment/webhooks/gateway/',
-      payload: {
-        gateway_event_id: 'evt_paid_1',
-        event_type: 'payment_intent.succeeded',
-        gateway_payment_intent_id: payment.gateway_payment_intent_id,
-      },
-    });
-    expect(paid.statusCode).toBe(200);
+    // paid through the API and the gateway's webhook: the customer Ana Silva, one Sea kayak for a day
+    const { bookingId, customer, startsAt } = await bookedFixture(t, { vendor });
     await t.app.outbox.runOnce();
 
     const mails = smtp.received.map(({ envelopeTo, mail }) => ({
@@ -72,12 +42,12 @@ describe('the confirmation mail', () => {
       files: mail.attachments.map((a) => a.filename),
     }));
     expect(mails.filter((m) => m.files.length > 0)).toEqual([
-      { to: customer.email, subject: 'Booking confirmed: Double kayak', files: [`booking-${bookingId}.ics`] },
+      { to: customer.email, subject: 'Booking confirmed: Sea kayak', files: [`booking-${bookingId}.ics`] },
     ]);
-    expect(mails.map((m) => m.subject)).toContain('Booking confirmed: Double kayak');
+    expect(mails.map((m) => m.subject)).toContain('Booking confirmed: Sea kayak');
 
     const confirmation = smtp.received.find(
-      (r) => r.envelopeTo[0] === customer.email && r.mail.subject === 'Booking confirmed: Double kayak',
+      (r) => r.envelopeTo[0] === customer.email && r.mail.subject === 'Booking confirmed: Sea kayak',
     );
     const [file] = confirmation?.mail.attachments ?? [];
     expect(file.contentType).toBe('text/calendar');
@@ -87,10 +57,10 @@ describe('the confirmation mail', () => {
     expect(attached.events).toEqual([
       {
         uid: `booking-${bookingId}@book.example`,
-        start: '2026-07-04T09:00:00.000Z',
-        end: '2026-07-05T09:00:00.000Z',
+        start: new Date(startsAt).toISOString(),
+        end: new Date(startsAt + 24 * HOUR).toISOString(),
         utc: true,
-        summary: 'Double kayak — Rita Sousa, 2 units',
+        summary: 'Sea kayak — Ana Silva, 1 unit',
         status: 'CONFIRMED',
         url: `https://book.example/bookings/${bookingId}`,
         location: null,
