@@ -48,9 +48,6 @@ export const calendarFeedRoutes: FastifyPluginAsyncTypebox<{ deps: feeds.Calenda
   );
 };
 
-/** How long a calendar application or the browser may reuse a fetched feed before asking again. */
-const FEED_MAX_AGE_SECONDS = 300;
-
 /** The feed itself at /calendar/{token}.ics: the token is the only credential. */
 export const calendarFileRoutes: FastifyPluginAsyncTypebox<{ deps: feeds.CalendarFeedDeps }> = async (
   app,
@@ -77,9 +74,10 @@ export const calendarFileRoutes: FastifyPluginAsyncTypebox<{ deps: feeds.Calenda
     async (request, reply) => {
       const body = await feeds.feedIcs(deps, request.params.token);
       const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
-      // private: the URL is a secret, so no shared cache keeps a copy; revalidated by its ETag
+      // private: the URL is a secret, so no shared cache keeps a copy; no-cache: a kept copy is checked
+      // by its ETag each time (a 304 costs little), so a rotated-out URL stops at once for a cache too
       reply
-        .header('cache-control', `private, max-age=${FEED_MAX_AGE_SECONDS}`)
+        .header('cache-control', 'private, no-cache')
         .header('etag', etag)
         .header('x-robots-tag', 'noindex')
         .header('referrer-policy', 'no-referrer');
