@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { callerOf } from '../../http/auth.ts';
 import { Ref } from '../../http/schemas.ts';
 import { MANAGERS } from '../../http/team-roles.ts';
@@ -57,19 +56,9 @@ export const calendarFileRoutes: FastifyPluginAsyncTypebox<{ deps: feeds.Calenda
     '/calendar/:token.ics',
     {
       config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'A calendar feed (iCalendar)',
-        description:
-          'text/calendar (RFC 5545): one event per booking, UID stable per booking, times in UTC, STATUS ' +
-          'TENTATIVE until confirmed. An unknown or rotated-out token: 404.',
-        params: FeedParams,
-        produces: ['text/calendar'],
-        response: {
-          200: Type.String({ description: 'The iCalendar text.', contentMediaType: 'text/calendar' }),
-          304: Type.Null({ description: 'Unchanged since the copy whose ETag was sent in If-None-Match.' }),
-        },
-      },
+      // out of the API document, like /media/{key}: a file for calendar applications, at the path §24
+      // decides (docs/calendar-feed.md), not an API resource
+      schema: { hide: true, params: FeedParams },
     },
     async (request, reply) => {
       const body = await feeds.feedIcs(deps, request.params.token);
