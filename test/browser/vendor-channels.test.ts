@@ -102,4 +102,37 @@ describe.skipIf(!browserAvailable)('vendor dashboard: channels', () => {
     },
     AXE_HEAVY_MS,
   );
+
+  it('shows a manager the same feed URL, on a phone', async () => {
+    const base = world.server.url;
+    const owner = await registerVendor(base, 'Portimão Paddle');
+    const manager = await registerCustomer(base);
+    // made a manager in the table, as joining by invitation would (the team suites test joining itself)
+    const handle = world.database.open();
+    try {
+      const { vendor_id } = await handle.db
+        .selectFrom('users')
+        .select('vendor_id')
+        .where('id', '=', owner.id)
+        .executeTakeFirstOrThrow();
+      await handle.db
+        .updateTable('users')
+        .set({ is_vendor: 1, vendor_id, vendor_role: 'manager' })
+        .where('id', '=', manager.id)
+        .execute();
+    } finally {
+      await handle.close();
+    }
+    const { url } = (await apiCall(base, 'GET', '/api/v1/booking/vendor/calendar-feed/', {
+      token: owner.token,
+    })) as { url: string };
+    const page = await world.newPage({ viewport: PHONE });
+    await logInAsVendor(page, manager.email);
+    await page.getByRole('link', { name: 'Channels', exact: true }).click();
+    await expectPageTitle(page, 'Channels');
+    const field = page.getByRole('region', { name: 'Calendar feed' }).getByLabel('Calendar feed URL');
+    await expect.poll(() => field.inputValue()).toBe(url);
+    await expectAccessible(page);
+    expectQuietConsole(world, QUIET);
+  });
 });
