@@ -61,6 +61,7 @@ export async function feedIcs(deps: CalendarFeedDeps, token: string): Promise<st
         ends_at: Number(row.ends_at),
         updated_at: Number(row.updated_at),
         customer_name: accountName(row.first_name ?? '', row.last_name ?? ''),
+        // bookings have no contact of their own yet: channel bookings (issue 42) bring one, named here
         contact_name: null,
       },
       deps.publicUrl,

@@ -40,6 +40,7 @@ export function bookingIcsAttachment(
       listing_title: booking.listing_title,
       location: '',
       customer_name: accountName(booking.customer.first_name, booking.customer.last_name),
+      // bookings have no contact of their own yet: channel bookings (issue 42) bring one, named here
       contact_name: null,
       updated_at: instant(changedAt),
     },
