@@ -32,6 +32,8 @@ import {
 } from './modules/accounts/index.ts';
 import {
   bookingRoutes,
+  calendarFeedRoutes,
+  calendarFileRoutes,
   checkLimitEdit,
   dayOfTripRoutes,
   departureRoutes,
@@ -193,6 +195,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     deps: { ...bookingDeps, paymentStatuses: latestPaymentStatuses },
   });
   await app.register(resourceRoutes, { prefix: '/api/v1/booking', deps: bookingDeps });
+  const feedDeps = { db, clock, publicUrl: config.publicUrl };
+  await app.register(calendarFeedRoutes, { prefix: '/api/v1/booking', deps: feedDeps });
+  await app.register(calendarFileRoutes, { deps: feedDeps });
   for (const segment of [ADVENTURE.pathSegment, ...ADVENTURE.pathAliases])
     await app.register(departureRoutes, {
       prefix: `/api/v1/${segment}`,

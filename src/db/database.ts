@@ -268,6 +268,16 @@ export interface PromoCodesTable {
   updated_at: Millis;
 }
 
+/**
+ * A vendor's calendar feed (decisions §24): the secret token of its URL, kept as it was made so the URL can
+ * be shown again (docs/calendar-feed.md says why it is not hashed). One row per vendor, made on first ask.
+ */
+export interface CalendarFeedsTable {
+  vendor_id: number;
+  token: string;
+  created_at: Millis;
+}
+
 export interface ResourcesTable {
   id: Generated<number>;
   vendor_id: number;
@@ -577,6 +587,7 @@ export interface Database {
   team_invitations: TeamInvitationsTable;
   promo_codes: PromoCodesTable;
   resources: ResourcesTable;
+  calendar_feeds: CalendarFeedsTable;
   listing_resource_refs: ListingResourceRefsTable;
   booking_resources: BookingResourcesTable;
   payments: PaymentsTable;

@@ -25,6 +25,21 @@ const REDACTED_PATHS = [
 ];
 
 /**
+ * Paths whose segment is itself a secret (a calendar feed's token: decisions §24), with what stands in for
+ * it in a logged url. Path segments are otherwise logged as they are.
+ */
+const SECRET_PATH_SEGMENTS: readonly [RegExp, string][] = [
+  [/^\/calendar\/[^/?#]*\.ics/, '/calendar/[redacted].ics'],
+];
+
+/** A request's url as logs may show it: `/calendar/[redacted].ics` for a feed, else unchanged. */
+export function loggedUrl(url: string): string {
+  for (const [pattern, replacement] of SECRET_PATH_SEGMENTS)
+    if (pattern.test(url)) return url.replace(pattern, replacement);
+  return url;
+}
+
+/**
  * LOG_FORMAT when set; otherwise readable lines for a person at a terminal during development, and JSON
  * for everything else (a file, a pipe, a log collector, production).
  */
@@ -178,7 +193,7 @@ class AccessLog extends LogController {
         reqId: request.id,
         req: {
           method: request.method,
-          url: request.url,
+          url: loggedUrl(request.url),
           host: request.host,
           remoteAddress: request.ip,
           remotePort: request.socket?.remotePort,

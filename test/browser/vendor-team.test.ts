@@ -106,6 +106,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: the team', () => {
         'Promo codes',
         'Analytics',
         'Team',
+        'Channels',
         'Settings',
       ]),
     );

@@ -287,7 +287,9 @@ describe('ownership', () => {
           !(
             res.statusCode === 400 &&
             /\/accounts\/(password\/reset\/confirm|team\/invitations\/accept)\//.test(route.url)
-          )
+          ) &&
+          // so is a made-up calendar feed token (the feed's own suite reads real ones, which rotate)
+          !(res.statusCode === 404 && /^\/calendar\//.test(route.url))
         )
           failures.push(
             `${routeName(route)} as ${account.email}: ${res.statusCode} ${res.body.slice(0, 160)}`,

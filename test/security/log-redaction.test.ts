@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { databaseOfFile, startServer } from '../reliability/server-process.ts';
+import { databaseOfFile, PASSWORD, startServer } from '../reliability/server-process.ts';
 
 // The most verbose logs of a real server never hold a credential: not the bearer token, cookies, the
 // webhook signature, passwords or tokens in bodies, nor the tokens the server hands out.
 
 const database = databaseOfFile();
+
+/** The urls of the access log's lines, in order. */
+const accessUrls = (logs: string) =>
+  logs
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { msg?: string; req?: { url: string } })
+    .filter((line) => line.msg === 'request completed')
+    .map((line) => line.req?.url ?? '');
 
 describe('log redaction', () => {
   it('keeps credentials out of trace-level logs', async () => {
@@ -74,13 +83,7 @@ describe('log redaction', () => {
 
     const logs = server.output().stdout;
     // every request reached the access log (the server's own readiness polls too)
-    const answered = logs
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { msg?: string; req?: { url: string } })
-      .filter((line) => line.msg === 'request completed')
-      .map((line) => line.req?.url);
-    expect(answered.filter((url) => url !== '/readyz')).toEqual([
+    expect(accessUrls(logs).filter((url) => url !== '/readyz')).toEqual([
       '/api/v1/accounts/register/customer/',
       '/api/v1/accounts/token/',
       '/api/v1/accounts/token/refresh/',
@@ -99,5 +102,38 @@ describe('log redaction', () => {
       '$argon2',
     ])
       expect(logs).not.toContain(secret);
+  }, 30_000);
+
+  it("keeps a calendar feed's secret token out of trace-level logs, found or not", async () => {
+    const server = await startServer(database().url, { LOG_LEVEL: 'trace' });
+    const post = (path: string, body: unknown) =>
+      fetch(server.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, string>>);
+    const email = 'feed-owner@example.com';
+    await post('/api/v1/accounts/register/vendor/', { email, password: PASSWORD, business_name: 'Logged' });
+    const { access } = await post('/api/v1/accounts/token/', { email, password: PASSWORD });
+    const { url } = (await (
+      await fetch(`${server.url}/api/v1/booking/vendor/calendar-feed/`, {
+        headers: { authorization: `Bearer ${access}` },
+      })
+    ).json()) as { url: string };
+    const token = /\/calendar\/([A-Za-z0-9_-]{43})\.ics$/.exec(url)?.[1] as string;
+    expect(token).toBeDefined();
+    const unknown = 'unknown-feed-token-secret-value';
+    expect((await fetch(`${server.url}/calendar/${token}.ics`)).status).toBe(200);
+    expect((await fetch(`${server.url}/calendar/${unknown}.ics`)).status).toBe(404);
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+
+    const logs = server.output().stdout;
+    expect(accessUrls(logs).filter((url) => url.startsWith('/calendar/'))).toEqual([
+      '/calendar/[redacted].ics',
+      '/calendar/[redacted].ics',
+    ]);
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain(unknown);
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogging } from '../../src/http/logging.ts';
+import { createLogging, loggedUrl } from '../../src/http/logging.ts';
 
 // request.log is made on its first entry (src/http/logging.ts): its entries must still carry the request
 // id, pass through the redaction, and respect the service's and the route's levels.
@@ -92,5 +92,16 @@ describe('request.log', () => {
     expect(entries()).toEqual([
       expect.objectContaining({ msg: 'nested', reqId: 'request-one', step: 'pay' }),
     ]);
+  });
+});
+
+describe('loggedUrl', () => {
+  it("hides a calendar feed's token, query and all, and leaves every other url as it is", () => {
+    const token = 'q5Jd0Yb0w8mR3sX1nZk2cV7tLpA4eH6uG9iF0oB3yWs';
+    expect(loggedUrl(`/calendar/${token}.ics`)).toBe('/calendar/[redacted].ics');
+    expect(loggedUrl(`/calendar/${token}.ics?x=1`)).toBe('/calendar/[redacted].ics?x=1');
+    expect(loggedUrl('/calendar/.ics')).toBe('/calendar/[redacted].ics');
+    for (const url of ['/api/v1/booking/vendor/calendar-feed/', '/media/abc.png', '/vendor/channels', '/'])
+      expect(loggedUrl(url)).toBe(url);
   });
 });

@@ -9,6 +9,8 @@ interface InputAttributes {
   type?: 'text' | 'email' | 'password' | 'number' | 'date' | 'datetime-local' | 'search' | 'tel' | 'url';
   required?: boolean;
   disabled?: boolean;
+  /** shown to be selected and copied, not edited (a secret URL) */
+  readOnly?: boolean;
   autoComplete?: string;
   placeholder?: string;
   min?: string | number;

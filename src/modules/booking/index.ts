@@ -31,6 +31,9 @@ export {
   findBookingForPayment,
   recordBookingEvent,
 } from './booking.view.ts';
+export { calendarFeedRoutes, calendarFileRoutes } from './calendar-feed.routes.ts';
+export { accountName, type BookingEvent, calendarEventOf } from './calendar-feed.ts';
+export { bookingCalendar } from './calendar-ics.ts';
 export { dayOfTripRoutes } from './day-of-trip.routes.ts';
 export type { PaymentStatuses } from './day-of-trip.service.ts';
 export { departureRoutes } from './departures.routes.ts';

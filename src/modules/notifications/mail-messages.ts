@@ -1,6 +1,7 @@
 import type { EventBody, EventType, InvitationEventData } from '../../outbox/events.ts';
 import { EVENT_TYPES } from '../../outbox/events.ts';
 import type { Booking, Refund } from '../booking/index.ts';
+import { bookingIcsAttachment } from './mail-calendar.ts';
 import type { MailMessage } from './mailer.ts';
 
 // The mail of each event (decisions §14) and of a password reset (§15), as pure functions of the event's
@@ -44,6 +45,8 @@ interface Template {
   refund?: true;
   /** the note the party gave with the change (a decline's or a cancel's reason) */
   note?: true;
+  /** the booking goes with it as an .ics file, to add to a calendar (decisions §24) */
+  calendar?: true;
 }
 
 const vendorName = (b: MailBooking) => b.vendor.business_name;
@@ -126,7 +129,9 @@ const TEMPLATES: Record<EventType, Partial<Record<BookingMailRole, Template>>> =
       subject: (b) => `Booking confirmed: ${b.listing_title}`,
       lead: (b) => [
         `Your payment was received: your booking of ${b.listing_title} with ${vendorName(b)} is confirmed.`,
+        'The attached file adds it to your calendar.',
       ],
+      calendar: true,
     },
     vendor: {
       subject: (b) => `Booking confirmed: ${b.listing_title}`,
@@ -200,6 +205,9 @@ export function bookingMail(input: {
     to,
     subject: template.subject(booking),
     ...bodies(template.lead(booking), facts, { href: link, text: 'View the booking' }),
+    ...(template.calendar && {
+      attachments: [bookingIcsAttachment(booking, event.created_at, publicUrl)],
+    }),
   };
 }
 

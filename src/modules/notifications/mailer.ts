@@ -5,12 +5,20 @@ import { writeMailFile } from './mail-files.ts';
 // Sending mail (decisions §14): over SMTP_URL, or, with no SMTP_URL (development), as .eml files under
 // MAIL_DIR. The outbox worker decides when to send and retries; the mailer sends one message once.
 
-/** One message to one address: a plain-text part and an HTML part of the same content. */
+/** A file sent with a message (a booking's .ics). */
+export interface MailAttachment {
+  filename: string;
+  content: string;
+  contentType: string;
+}
+
+/** One message to one address: a plain-text part and an HTML part of the same content, and any files. */
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html: string;
+  attachments?: MailAttachment[];
 }
 
 export interface SentMail {

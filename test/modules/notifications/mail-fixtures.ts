@@ -120,6 +120,13 @@ export function passwordResetEvent(email: string): EventBody<object> {
   };
 }
 
+/** The environment of an app that mails through `smtp`, its links under PUBLIC_URL. */
+export const mailingEnv = (smtp: Pick<TestSmtpServer, 'url'>) => ({
+  SMTP_URL: smtp.url,
+  MAIL_FROM: 'Waterbook <no-reply@waterbook.example>',
+  PUBLIC_URL,
+});
+
 export interface TestSmtpServer {
   url: string;
   /** the messages received so far, parsed, with the envelope's recipients */

@@ -34,6 +34,27 @@ describe('mail messages', () => {
     });
   });
 
+  it("attaches the booking's .ics to the customer's confirmation alone, the same at every retry", () => {
+    for (const [type, roles] of Object.entries(MAIL_RECIPIENTS))
+      for (const role of roles) {
+        const build = () =>
+          bookingMail({
+            event: bookingEvent(type as keyof typeof MAIL_RECIPIENTS),
+            role,
+            to: role === 'customer' ? CUSTOMER_EMAIL : VENDOR_EMAIL,
+            publicUrl: PUBLIC_URL,
+          });
+        const files = build().attachments ?? [];
+        const confirmation = type === 'booking.confirmed' && role === 'customer';
+        expect(files.map((f) => [f.filename, f.contentType])).toEqual(
+          confirmation ? [['booking-41.ics', 'text/calendar; charset=utf-8; method=PUBLISH']] : [],
+        );
+        // a retried delivery builds the message again from the stored event: byte for byte the same
+        expect(build()).toEqual(build());
+        if (confirmation) expect(files[0].content).toContain('DTSTAMP:20260630T093000Z');
+      }
+  });
+
   it("writes times on the vendor's wall clock, across a DST change and at UTC+14", () => {
     // Auckland's clocks go from 02:00 to 03:00 on 27 September 2026: one hour apart in UTC, two on the wall
     expect(localTime('2026-09-26T13:30:00.000Z', 'Pacific/Auckland')).toBe(

@@ -6,7 +6,7 @@ import { buildTestApp, type Injector, injector, type TestApp } from '../../helpe
 import { createEquipment } from '../../helpers/catalog-factories.ts';
 import { type Account, PASSWORD, registerCustomer, registerVendor } from '../../helpers/factories.ts';
 import { createEndpoint } from '../../helpers/notification-factories.ts';
-import { startSmtpServer, type TestSmtpServer } from './mail-fixtures.ts';
+import { mailingEnv, startSmtpServer, type TestSmtpServer } from './mail-fixtures.ts';
 
 // Notifications end to end through the app as it is wired (decisions §14, §15): API changes write events,
 // the app's own outbox worker (app.outbox) fans them out and delivers them to a real HTTP receiver,
@@ -58,12 +58,7 @@ beforeEach(async () => {
   t = await buildTestApp({
     // the receiver checks webhook-timestamp against its own clock
     clock: new ManualClock(new Date()),
-    env: {
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Waterbook <no-reply@waterbook.example>',
-      PUBLIC_URL: 'https://book.example',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    },
+    env: { ...mailingEnv(smtp), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
   });
   api = injector(t.app);
 });

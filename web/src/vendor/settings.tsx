@@ -2,6 +2,7 @@
 // snippet that puts the embeddable storefront on the vendor's own site, and the webhook endpoints (§14).
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
+import { CopyButton } from '../components/copy-button.tsx';
 import { useSession } from '../session.tsx';
 import {
   ErrorMessage,
@@ -198,15 +199,9 @@ function ProfileForm({ profile }: { profile: Profile }) {
 }
 
 function EmbedSnippet({ slug, name }: { slug: string; name: string }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
   const origin = window.location.origin;
   const title = name.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
   const snippet = `<iframe src="${origin}/embed/${slug}/" title="Book with ${title}" width="100%" height="800" loading="lazy"></iframe>`;
-  const copy = () =>
-    navigator.clipboard.writeText(snippet).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
   return (
     <section class="stack narrow" aria-labelledby="embed-title">
       <h2 id="embed-title">Your storefront on your own site</h2>
@@ -221,16 +216,7 @@ function EmbedSnippet({ slug, name }: { slug: string; name: string }) {
         hint="Paste it into a page of your website."
       />
       <div class="row">
-        <button type="button" class="button" onClick={copy}>
-          Copy
-        </button>
-        <span role="status">
-          {copied === true
-            ? 'Copied.'
-            : copied === false
-              ? 'Could not copy: select the code and copy it.'
-              : ''}
-        </span>
+        <CopyButton text={snippet} what="the code" />
       </div>
     </section>
   );

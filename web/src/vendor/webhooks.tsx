@@ -3,6 +3,7 @@
 // log with redelivery.
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
+import { CopyButton } from '../components/copy-button.tsx';
 import { dateTime } from '../format.ts';
 import type { paths } from '../generated/api.d.ts';
 import {
@@ -80,12 +81,6 @@ const endpointsApi = {
 
 /** A new signing secret: shown this once, with a way to copy it. */
 function SecretNotice({ url, secret, onHide }: { url: string; secret: string; onHide: () => void }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const copy = () =>
-    navigator.clipboard.writeText(secret).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
   return (
     <div class="card stack">
       <TextArea
@@ -96,19 +91,10 @@ function SecretNotice({ url, secret, onHide }: { url: string; secret: string; on
         hint="Copy it now into your receiver: it is not shown again. It verifies the webhook-signature header of each delivery."
       />
       <div class="row">
-        <button type="button" class="button" onClick={copy}>
-          Copy secret
-        </button>
+        <CopyButton text={secret} label="Copy secret" what="the secret" />
         <button type="button" class="button" onClick={onHide}>
           Hide secret
         </button>
-        <span role="status">
-          {copied === true
-            ? 'Copied.'
-            : copied === false
-              ? 'Could not copy: select the secret and copy it.'
-              : ''}
-        </span>
       </div>
     </div>
   );
