@@ -38,6 +38,7 @@ import * as rentalTerms from './migrations/2026112901-rental-terms.ts';
 import * as teams from './migrations/2026112905-teams.ts';
 import * as dayOfTrip from './migrations/2026113001-day-of-trip.ts';
 import * as resources from './migrations/2026113001-resources.ts';
+import * as channels from './migrations/2026120101-channels.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '2026112905-teams': teams,
   '2026113001-day-of-trip': dayOfTrip,
   '2026113001-resources': resources,
+  '2026120101-channels': channels,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

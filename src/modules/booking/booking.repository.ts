@@ -34,12 +34,22 @@ export type BookingValues = Omit<
   | TripColumn
   | 'attendance'
   | 'attendance_updated_at'
+  | ChannelColumn
 > & {
   // set by every request (other inserts, such as test fixtures, may leave them out: Generated)
   promo_code_id: number | null;
   promo_code: string | null;
   price_lines: string | null;
 } & { [C in TripColumn]: Selectable<BookingsTable>[C] };
+
+/** A channel booking's own columns (decisions §24): null on the platform's own requests, left to defaults. */
+type ChannelColumn =
+  | 'channel_id'
+  | 'reseller_reference'
+  | 'octo_uuid'
+  | 'contact_full_name'
+  | 'contact_email'
+  | 'contact_phone';
 
 /** What a request stores of its answers and its waiver acceptance (decisions §23). */
 const TRIP_COLUMNS = [
@@ -324,6 +334,7 @@ export type BookingViewRow = Omit<
   | 'click_utm_campaign'
   | 'confirmed_at'
   | 'refunded_cents'
+  | ChannelColumn
 > &
   ViewNames;
 
