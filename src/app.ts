@@ -226,7 +226,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(channelRoutes, { prefix: '/api/v1', deps: { db, clock } });
   await app.register(octoRoutes, {
     prefix: '/octo/v1',
-    deps: { db, clock, endpoint: `${config.publicUrl}/octo/v1` },
+    deps: { db, clock, endpoint: `${config.publicUrl}/octo/v1`, booking: bookingDeps },
   });
   startOutbox(app, config, { db, clock, resolveHost });
   await app.register(webRoutes);

@@ -1,5 +1,6 @@
 // The booking module's interface for the rest of the service (payments, the catalog's list filter, app).
 
+export { type BookedFor, bookedFor, bookedForLine } from '../../lib/booked-for.ts';
 export { listingAvailableIn, listingBookableIn } from './availability.repository.ts';
 export { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
 export {
@@ -14,7 +15,7 @@ export {
 } from './booking.deps.ts';
 export { bookingRoutes } from './booking.routes.ts';
 export { BookingSchema, RefundSchema } from './booking.schemas.ts';
-export { checkLimitEdit } from './booking.service.ts';
+export { type ChannelHold, checkLimitEdit, requestBooking } from './booking.service.ts';
 export {
   ACTIVE_STATUSES,
   BOOKING_STATUSES,
@@ -22,6 +23,7 @@ export {
   EXPIRING_STATUSES,
   nextStatus,
   partyOf,
+  statusAt,
   TRANSITIONS,
 } from './booking.state-machine.ts';
 export { confirmApprovedBooking, expireLapsedBookings } from './booking.transitions.ts';
@@ -31,6 +33,22 @@ export {
   findBookingForPayment,
   recordBookingEvent,
 } from './booking.view.ts';
+export { inFreeCancellation } from './cancellation.ts';
+export {
+  type ChannelBookingRow,
+  type ChannelBookingWhere,
+  channelBookingViews,
+  MAX_CHANNEL_BOOKINGS,
+} from './channel-bookings.repository.ts';
+export {
+  type ChannelActor,
+  type ChannelBookingRef,
+  type ChannelContact,
+  cancelChannelBooking,
+  channelCaller,
+  confirmChannelBooking,
+  extendChannelHold,
+} from './channel-bookings.service.ts';
 export { dayOfTripRoutes } from './day-of-trip.routes.ts';
 export type { PaymentStatuses } from './day-of-trip.service.ts';
 export { departureRoutes } from './departures.routes.ts';

@@ -167,20 +167,21 @@ const toRef = (row: Row): ListingRef => ({
   openingHours: parseOpeningHours(row.opening_hours),
 });
 
+/** A listing's columns with its vendor's, as toRef reads them. */
+const listingRows = (db: Db) =>
+  db
+    .selectFrom('listings')
+    .select(COLUMNS)
+    .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
+    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>();
+
 /** A listing of that kind by id, whatever its state (archived and inactive included). */
 export async function findListingById(
   db: Db,
   kind: ListingKind,
   id: number,
 ): Promise<ListingRef | undefined> {
-  const row = await db
-    .selectFrom('listings')
-    .select(COLUMNS)
-    .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
-    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
-    .where('id', '=', id)
-    .where('kind', '=', kind)
-    .executeTakeFirst();
+  const row = await listingRows(db).where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
   return row ? toRef(row) : undefined;
 }
 
@@ -242,4 +243,21 @@ export function cachedVisibleListingLookup(): CachedVisibleListingLookup {
       `${kind}/${id}`,
       () => findVisibleListing(db, kind, id),
     );
+}
+
+/** A vendor's publicly visible listing by its public id (an OCTO product's id, decisions §24). */
+export async function findVendorListingByPublicId(
+  db: Db,
+  vendorId: number,
+  publicId: string,
+): Promise<ListingRef | undefined> {
+  const row = await listingRows(db)
+    // both kinds named, so the lookup reads the (kind, public_id) index
+    .where('kind', 'in', ['equipment', 'adventure'])
+    .where('public_id', '=', publicId)
+    .where('vendor_id', '=', vendorId)
+    .where('is_active', '=', 1)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return row ? toRef(row) : undefined;
 }

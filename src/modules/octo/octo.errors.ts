@@ -136,7 +136,7 @@ export function toOctoErrorResponse(error: unknown): { status: number; body: Oct
 }
 
 /** An AppError's message with the fields it names, as one sentence for errorMessage. */
-function appErrorText(error: AppError): string {
+export function appErrorText(error: AppError): string {
   const fields = Object.entries(error.errors ?? {}).map(
     ([field, messages]) => `${field}: ${messages.join(' ')}`,
   );

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { findVendorById } from '../accounts/index.ts';
+import type { BookingDeps } from '../booking/index.ts';
 import type { ChannelIdentity } from '../channels/index.ts';
 import { OctoError } from './octo.errors.ts';
 import { toOctoSupplier } from './octo.mapping.ts';
@@ -11,6 +12,8 @@ import { toOctoSupplier } from './octo.mapping.ts';
 
 export interface OctoDeps {
   db: Kysely<Database>;
+  /** the platform's booking path, which a reserve and a channel's moves go through */
+  booking: BookingDeps;
   clock: Clock;
   /** the OCTO API's base URL as resellers reach it ({PUBLIC_URL}/octo/v1) */
   endpoint: string;
