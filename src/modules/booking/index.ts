@@ -1,7 +1,17 @@
 // The booking module's interface for the rest of the service (payments, the catalog's list filter, app).
 
 export { listingAvailableIn, listingBookableIn } from './availability.repository.ts';
-export { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
+export { windowStanding } from './availability.service.ts';
+export {
+  type AvailabilityVerdict,
+  cutoffAt,
+  type DepartureStatus,
+  type DepartureVerdict,
+  departureStatus,
+  evaluateAvailability,
+  type TimeWindow,
+  type UnitLimit,
+} from './availability.ts';
 export {
   type BookingDeps,
   type CancellationRefunds,
@@ -34,6 +44,7 @@ export {
 export { dayOfTripRoutes } from './day-of-trip.routes.ts';
 export type { PaymentStatuses } from './day-of-trip.service.ts';
 export { departureRoutes } from './departures.routes.ts';
+export { departuresWithVerdicts, isScheduledOffering, MAX_RANGE_DAYS } from './departures.service.ts';
 export { type ExpirySweeper, startExpirySweeper } from './expiry-sweeper.ts';
 export { listingAvailableFilter } from './list-filter.ts';
 export { promoCodeRoutes } from './promo-codes.routes.ts';

@@ -1,6 +1,9 @@
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError } from 'fastify';
 import { authenticateChannel, channelOf } from './octo.auth.ts';
+import { availabilityCalendar, availabilityCheck } from './octo.availability.ts';
 import { toOctoErrorResponse } from './octo.errors.ts';
+import { AvailabilityCalendarBody, AvailabilityCheckBody, ProductParams } from './octo.schemas.ts';
 import * as octo from './octo.service.ts';
 
 // The OCTO supplier API under /octo/v1/ (decisions §24): OCTO's paths, authentication and error bodies, in
@@ -11,9 +14,9 @@ import * as octo from './octo.service.ts';
 /** The capabilities this supplier offers beyond OCTO core: none. */
 const CAPABILITIES = '';
 
-const route = { config: { auth: 'channel' as const }, schema: { hide: true } };
+const config = { auth: 'channel' as const };
 
-export const octoRoutes: FastifyPluginAsync<{ deps: octo.OctoDeps }> = async (app, { deps }) => {
+export const octoRoutes: FastifyPluginAsyncTypebox<{ deps: octo.OctoDeps }> = async (app, { deps }) => {
   app.decorateRequest('channel', null);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toOctoErrorResponse(error);
@@ -33,7 +36,24 @@ export const octoRoutes: FastifyPluginAsync<{ deps: octo.OctoDeps }> = async (ap
     return payload;
   });
 
-  app.get('/supplier', route, async (request) => octo.getSupplier(deps, channelOf(request)));
+  const hide = { hide: true };
+  app.get('/supplier', { config, schema: hide }, async (request) =>
+    octo.getSupplier(deps, channelOf(request)),
+  );
   // OCTO's capability list: this supplier speaks OCTO core only
-  app.get('/capabilities', route, async () => []);
+  app.get('/capabilities', { config, schema: hide }, async () => []);
+  app.get('/products', { config, schema: hide }, async (request) =>
+    octo.listProducts(deps, channelOf(request)),
+  );
+  app.get('/products/:id', { config, schema: { ...hide, params: ProductParams } }, async (request) =>
+    octo.getProduct(deps, channelOf(request), request.params.id),
+  );
+  app.post(
+    '/availability/calendar',
+    { config, schema: { ...hide, body: AvailabilityCalendarBody } },
+    async (request) => availabilityCalendar(deps, channelOf(request), request.body),
+  );
+  app.post('/availability', { config, schema: { ...hide, body: AvailabilityCheckBody } }, async (request) =>
+    availabilityCheck(deps, channelOf(request), request.body),
+  );
 };
