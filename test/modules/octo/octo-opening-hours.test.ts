@@ -164,17 +164,15 @@ describe('an OPENING_HOURS product', () => {
     const charter = await createAdventure(t.app, open, { public_id: 'charter', capacity: 8 });
     const charterCall = octo(api, (await newChannel(api, open)).apiKey);
     const check = async () =>
-      zAvailability
-        .array()
-        .parse(
-          (
-            await charterCall('POST', 'availability', {
-              productId: 'charter',
-              optionId: 'DEFAULT',
-              localDate: '2026-06-20',
-            })
-          ).json(),
-        )[0];
+      zAvailability.array().parse(
+        (
+          await charterCall('POST', 'availability', {
+            productId: 'charter',
+            optionId: 'DEFAULT',
+            localDate: '2026-06-20',
+          })
+        ).json(),
+      )[0];
     expect(await check()).toMatchObject({
       localDateTimeStart: '2026-06-20T00:00:00+00:00',
       localDateTimeEnd: '2026-06-21T00:00:00+00:00',
