@@ -7,6 +7,8 @@ import { type BookingViewRow, bookingsView, VIEW_COLUMNS, type ViewNames } from 
 export type ChannelBookingRow = BookingViewRow & {
   confirmed_at: number | null;
   listing_public_id: string;
+  /** whether a visible listing of the vendor's other kind has the same public id (decisions §24) */
+  listing_public_id_shared: boolean;
   listing_schedule: string;
   booking_cutoff_minutes: number;
   free_cancellation_hours: number;
@@ -36,6 +38,18 @@ export async function channelBookingViews(
       const listing = () => eb.selectFrom('listings').whereRef('listings.id', '=', 'bookings.listing_id');
       return [
         listing().select('listings.public_id').as('listing_public_id'),
+        eb
+          .exists(
+            eb
+              .selectFrom('listings as twin')
+              .select('twin.id')
+              .whereRef('twin.vendor_id', '=', 'bookings.vendor_id')
+              .whereRef('twin.kind', '<>', 'bookings.listing_kind')
+              .where('twin.public_id', '=', listing().select('listings.public_id'))
+              .where('twin.is_active', '=', 1)
+              .where('twin.archived_at', 'is', null),
+          )
+          .as('listing_public_id_shared'),
         listing().select('listings.schedule').as('listing_schedule'),
         listing().select('listings.booking_cutoff_minutes').as('booking_cutoff_minutes'),
         listing().select('listings.free_cancellation_hours').as('free_cancellation_hours'),
@@ -58,7 +72,11 @@ export async function channelBookingViews(
     .limit(MAX_CHANNEL_BOOKINGS)
     .$narrowType<ViewNames>()
     .execute();
-  return rows as ChannelBookingRow[];
+  // SQLite answers exists() as 0 or 1
+  return rows.map((row) => ({
+    ...row,
+    listing_public_id_shared: Boolean(row.listing_public_id_shared),
+  })) as ChannelBookingRow[];
 }
 
 /** What a channel's confirm records: the contact it sends, when, and its reference when it gives one. */

@@ -2,7 +2,17 @@
 
 export { type BookedFor, bookedFor, bookedForLine } from '../../lib/booked-for.ts';
 export { listingAvailableIn, listingBookableIn } from './availability.repository.ts';
-export { type AvailabilityVerdict, evaluateAvailability, type TimeWindow } from './availability.ts';
+export { windowStanding } from './availability.service.ts';
+export {
+  type AvailabilityVerdict,
+  cutoffAt,
+  type DepartureStatus,
+  type DepartureVerdict,
+  departureStatus,
+  evaluateAvailability,
+  type TimeWindow,
+  type UnitLimit,
+} from './availability.ts';
 export {
   type BookingDeps,
   type CancellationRefunds,
@@ -52,6 +62,7 @@ export {
 export { dayOfTripRoutes } from './day-of-trip.routes.ts';
 export type { PaymentStatuses } from './day-of-trip.service.ts';
 export { departureRoutes } from './departures.routes.ts';
+export { departuresWithVerdicts, isScheduledOffering, MAX_RANGE_DAYS } from './departures.service.ts';
 export { type ExpirySweeper, startExpirySweeper } from './expiry-sweeper.ts';
 export { listingAvailableFilter } from './list-filter.ts';
 export { promoCodeRoutes } from './promo-codes.routes.ts';

@@ -4,7 +4,7 @@ export { ADVENTURE, EQUIPMENT, KINDS, type KindDescriptor, type ListingAttribute
 export { ListCache } from './list-cache.ts';
 export {
   findListingById,
-  findVendorListingByPublicId,
+  findVendorVisibleListings,
   findVisibleListing,
   type ListingRef,
 } from './listing-lookup.repository.ts';

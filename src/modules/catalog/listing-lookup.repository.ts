@@ -56,6 +56,8 @@ export interface ListingRef {
   bufferMinutes: number;
   /** the vendor's opening hours for pick-up and return; null: always open */
   openingHours: OpeningHours | null;
+  /** cancellation policy: a customer's cancel this long before starts_at is refunded in full */
+  freeCancellationHours: number;
 }
 
 const COLUMNS = [
@@ -81,6 +83,7 @@ const COLUMNS = [
   'max_duration_minutes',
   'buffer_minutes',
   'questions',
+  'free_cancellation_hours',
 ] as const;
 
 // The vendor's currency by primary key, in the listing's own statement (no second round trip).
@@ -136,6 +139,7 @@ type Row = {
   max_duration_minutes: number | null;
   buffer_minutes: number;
   opening_hours: string | null;
+  free_cancellation_hours: number;
 };
 
 const toRef = (row: Row): ListingRef => ({
@@ -165,6 +169,7 @@ const toRef = (row: Row): ListingRef => ({
   maxDurationMinutes: row.max_duration_minutes,
   bufferMinutes: row.buffer_minutes,
   openingHours: parseOpeningHours(row.opening_hours),
+  freeCancellationHours: row.free_cancellation_hours,
 });
 
 /** A listing's columns with its vendor's, as toRef reads them. */
@@ -222,6 +227,25 @@ export async function findVisibleListing(
   return row ? toRef(row) : undefined;
 }
 
+/**
+ * A vendor's visible (active, not archived) listings of both kinds, oldest first, or those with one
+ * `publicId` (of either kind: public ids are unique per kind only). What a reseller's channel sells
+ * (decisions §24).
+ */
+export async function findVendorVisibleListings(
+  db: Db,
+  vendorId: number,
+  publicId?: string,
+): Promise<ListingRef[]> {
+  let query = listingRows(db)
+    .where('vendor_id', '=', vendorId)
+    .where('is_active', '=', 1)
+    .where('archived_at', 'is', null);
+  if (publicId !== undefined) query = query.where('public_id', '=', publicId);
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map(toRef);
+}
+
 /** findVisibleListing through a cache, for reads that lock nothing (availability checks). */
 export type CachedVisibleListingLookup = (
   db: Db,
@@ -243,21 +267,4 @@ export function cachedVisibleListingLookup(): CachedVisibleListingLookup {
       `${kind}/${id}`,
       () => findVisibleListing(db, kind, id),
     );
-}
-
-/** A vendor's publicly visible listing by its public id (an OCTO product's id, decisions §24). */
-export async function findVendorListingByPublicId(
-  db: Db,
-  vendorId: number,
-  publicId: string,
-): Promise<ListingRef | undefined> {
-  const row = await listingRows(db)
-    // both kinds named, so the lookup reads the (kind, public_id) index
-    .where('kind', 'in', ['equipment', 'adventure'])
-    .where('public_id', '=', publicId)
-    .where('vendor_id', '=', vendorId)
-    .where('is_active', '=', 1)
-    .where('archived_at', 'is', null)
-    .executeTakeFirst();
-  return row ? toRef(row) : undefined;
 }

@@ -1,17 +1,12 @@
 import type { BookingStatus } from '../../db/database.ts';
-import { formatDateTime, MINUTE_MS } from '../../lib/datetime.ts';
+import { localDateAt } from '../../lib/local-days.ts';
 import { parseSchedule } from '../../lib/schedule.ts';
-import { type ChannelBookingRow, inFreeCancellation, statusAt } from '../booking/index.ts';
-import { localDateTimeOf } from './octo.mapping.ts';
+import { type ChannelBookingRow, cutoffAt, inFreeCancellation, statusAt } from '../booking/index.ts';
+import { availabilityIdOf, localDateTimeOf, productIdOf, utcOf } from './octo.mapping.ts';
+import { OPTION_ID, unitsOf } from './octo.products.ts';
 
 // A channel booking as OCTO's Booking (decisions §24), and OCTO's unit items as a booking request's demand:
 // pure functions over rows, so the service and the tests feed them what they like.
-
-/** The one option of every product. */
-export const OPTION_ID = 'DEFAULT';
-/** The unit of an adventure without price categories, and of equipment. */
-export const PERSON_UNIT = 'person';
-export const EQUIPMENT_UNIT = 'unit';
 
 export type OctoBookingStatus = 'ON_HOLD' | 'CONFIRMED' | 'CANCELLED' | 'EXPIRED';
 
@@ -31,16 +26,10 @@ export function octoStatusOf(status: BookingStatus): OctoBookingStatus {
 }
 
 /** The listing as the unit mapping reads it. */
-export interface UnitSource {
-  kind: 'equipment' | 'adventure';
-  priceCategories: readonly { code: string }[];
-}
+export type UnitSource = Parameters<typeof unitsOf>[0];
 
-/** The unit ids a listing sells: its price categories' codes, else one unit. */
-export function unitIdsOf(listing: UnitSource): string[] {
-  if (listing.kind === 'equipment') return [EQUIPMENT_UNIT];
-  return listing.priceCategories.length ? listing.priceCategories.map((c) => c.code) : [PERSON_UNIT];
-}
+/** The unit ids a listing sells (its product's units). */
+const unitIdsOf = (listing: UnitSource) => unitsOf(listing).map((u) => u.id);
 
 /** A request's demand from OCTO unit items: one item is one participant of its unit, or one equipment unit. */
 export type UnitDemand =
@@ -73,17 +62,22 @@ export function demandOfUnitItems(
 export function bookedUnitIds(
   row: Pick<ChannelBookingRow, 'listing_kind' | 'price_lines' | 'participants_count' | 'quantity'>,
 ): string[] {
-  if (row.listing_kind === 'equipment') return Array(row.quantity ?? 1).fill(EQUIPMENT_UNIT);
+  const [single] = unitsOf({ kind: row.listing_kind, priceCategories: [] });
+  if (row.listing_kind === 'equipment') return Array(row.quantity ?? 1).fill(single.id);
   const lines =
     row.price_lines === null
       ? []
       : (JSON.parse(row.price_lines) as { kind: string; code: string | null; quantity: number }[]);
   const categories = lines.filter((l) => l.kind === 'category' && l.code !== null);
   if (categories.length) return categories.flatMap((l) => Array(l.quantity).fill(l.code as string));
-  return Array(row.participants_count ?? 1).fill(PERSON_UNIT);
+  return Array(row.participants_count ?? 1).fill(single.id);
 }
 
-const iso = (ms: number | null) => (ms === null ? null : formatDateTime(ms));
+const utcOrNull = (ms: number | null) => (ms === null ? null : utcOf(ms));
+
+/** The product id of a booking's listing (productIdOf: its public id, with its kind where ambiguous). */
+export const bookingProductId = (row: ChannelBookingRow) =>
+  productIdOf({ kind: row.listing_kind, publicId: row.listing_public_id }, row.listing_public_id_shared);
 
 /** OCTO's Contact from a booking's stored contact (OCTO's other members are not kept). */
 function contactOf(
@@ -104,22 +98,24 @@ function contactOf(
 }
 
 /**
- * The booking's availability as OCTO shows it inside a booking: its id and local window in the vendor's
- * zone, its cutoff, and whether the listing's availabilities are departures (START_TIME) or whole opening
- * days (allDay). Its vacancies are the availability endpoints' to tell, so they are null here.
+ * The booking's availability as OCTO shows it inside a booking: its id (availabilityIdOf: the departure's
+ * local start, or the opening day's date), its local window in the vendor's zone, its cutoff, and whether
+ * it is a departure (START_TIME) or a whole opening day (allDay). Its vacancies are POST availability's to
+ * tell (they would cost the booking's answer a count of the departure), so they are null here.
  */
 function availabilityOf(row: ChannelBookingRow, now: number) {
   const tz = row.vendor_time_zone;
   const startTime = row.listing_kind === 'adventure' && parseSchedule(row.listing_schedule).length > 0;
-  const cutoff = row.starts_at - row.booking_cutoff_minutes * MINUTE_MS;
+  const cutoff = cutoffAt(row.starts_at, row.booking_cutoff_minutes);
   const open = now < cutoff;
   const start = localDateTimeOf(row.starts_at, tz);
   const end = localDateTimeOf(row.ends_at, tz);
+  const at = startTime ? { startsAt: row.starts_at } : { date: localDateAt(row.starts_at, tz) };
   return {
-    id: start,
+    id: availabilityIdOf(bookingProductId(row), at, tz),
     localDateTimeStart: start,
     localDateTimeEnd: end,
-    utcCutoffAt: formatDateTime(cutoff),
+    utcCutoffAt: utcOf(cutoff),
     allDay: !startTime,
     available: open,
     status: open ? ('AVAILABLE' as const) : ('CLOSED' as const),
@@ -150,17 +146,17 @@ export function toOctoBooking(row: ChannelBookingRow, now: number) {
     resellerReference: row.reseller_reference,
     supplierReference: String(row.id),
     status,
-    utcCreatedAt: formatDateTime(row.created_at),
-    utcUpdatedAt: formatDateTime(row.updated_at),
-    utcExpiresAt: status === 'ON_HOLD' ? iso(row.expires_at) : null,
+    utcCreatedAt: utcOf(row.created_at),
+    utcUpdatedAt: utcOf(row.updated_at),
+    utcExpiresAt: status === 'ON_HOLD' ? utcOrNull(row.expires_at) : null,
     utcRedeemedAt: null,
-    utcConfirmedAt: iso(row.confirmed_at),
-    productId: row.listing_public_id,
+    utcConfirmedAt: utcOrNull(row.confirmed_at),
+    productId: bookingProductId(row),
     optionId: OPTION_ID,
     cancellable,
     cancellation:
       status === 'CANCELLED'
-        ? { refund: 'FULL' as const, reason: null, utcCancelledAt: formatDateTime(row.updated_at) }
+        ? { refund: 'FULL' as const, reason: null, utcCancelledAt: utcOf(row.updated_at) }
         : null,
     freesale: false,
     availabilityId: availability.id,

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
-import { isScheduled } from '../../lib/schedule.ts';
 import {
-  type BookingDeps,
   type ChannelActor,
   type ChannelBookingRef,
   type ChannelBookingRow,
@@ -17,29 +14,28 @@ import {
   extendChannelHold,
   requestBooking,
 } from '../booking/index.ts';
-import { findVendorListingByPublicId, type ListingRef } from '../catalog/index.ts';
+import type { ListingRef } from '../catalog/index.ts';
 import type { ChannelIdentity } from '../channels/index.ts';
-import { demandOfUnitItems, OPTION_ID, toOctoBooking } from './octo.booking-mapping.ts';
+import { demandOfUnitItems, toOctoBooking } from './octo.booking-mapping.ts';
 import {
   appErrorText,
   badRequest,
   invalidAvailabilityId,
   invalidBookingUuid,
   invalidOptionId,
-  invalidProductId,
   invalidUnitId,
   unprocessable,
 } from './octo.errors.ts';
-import { openingDayWindow, parseAvailabilityId } from './octo.mapping.ts';
+import { openingDayOf, parseAvailabilityId } from './octo.mapping.ts';
+import { availabilityTypeOf, OPTION_ID } from './octo.products.ts';
+import { type OctoDeps, productOf } from './octo.service.ts';
 
 // OCTO's booking endpoints (decisions §24) over the platform's own booking path: a reserve is the booking
 // request (requestBooking) made by the channel's account with a ChannelHold, so capacity, departures,
 // resources, prices, expiry, events and the vendor's mail are the same code as any request's.
 
-export interface OctoBookingDeps {
-  db: Db;
-  booking: BookingDeps;
-}
+/** What the booking endpoints use of the OCTO API's deps. */
+export type OctoBookingDeps = Pick<OctoDeps, 'db' | 'clock' | 'endpoint' | 'booking'>;
 
 export interface ReserveBody {
   uuid?: string;
@@ -88,17 +84,20 @@ async function bookingOfUuid(deps: OctoBookingDeps, channel: ChannelIdentity, uu
 
 const answer = (deps: OctoBookingDeps, row: ChannelBookingRow) => toOctoBooking(row, now(deps));
 
-/** The request window an availability id names for the listing (START_TIME: a departure; else a day). */
-function askedWindow(listing: ListingRef, availabilityId: string | undefined, at: number) {
-  const parsed = availabilityId === undefined ? null : parseAvailabilityId(availabilityId, listing.timeZone);
-  if (!parsed) throw invalidAvailabilityId(availabilityId ?? '');
-  if (listing.kind === 'adventure' && isScheduled(listing.schedule))
-    return { starts_at: formatDateTime(parsed.instant) };
-  const day = openingDayWindow(parsed.localDate, listing.openingHours, listing.timeZone);
-  if (!day) throw unprocessable(`The availability ${availabilityId} is closed all day.`);
-  if (day.startsAt !== parsed.instant) throw invalidAvailabilityId(availabilityId as string);
-  if (day.startsAt < at)
-    throw unprocessable(`The availability ${availabilityId} has started: booking has closed.`);
+/**
+ * The request window an availability id of the product names (START_TIME: a departure's instant, which
+ * the request then checks is one; OPENING_HOURS: the opening day of its date), or INVALID_AVAILABILITY_ID.
+ */
+function askedWindow(listing: ListingRef, productId: string, availabilityId: string | undefined, at: number) {
+  const parsed = availabilityId === undefined ? null : parseAvailabilityId(availabilityId);
+  const id = availabilityId ?? '';
+  if (!parsed || parsed.productId !== productId) throw invalidAvailabilityId(id);
+  const startTime = availabilityTypeOf(listing) === 'START_TIME';
+  if (startTime !== (parsed.at.startsAt !== undefined)) throw invalidAvailabilityId(id);
+  if (parsed.at.startsAt !== undefined) return { starts_at: formatDateTime(parsed.at.startsAt) };
+  const day = openingDayOf(parsed.at.date, listing.openingHours, listing.timeZone);
+  if (!day) throw unprocessable(`The availability ${id} is closed all day.`);
+  if (day.startsAt < at) throw unprocessable(`The availability ${id} has started: booking has closed.`);
   return { starts_at: formatDateTime(day.startsAt), ends_at: formatDateTime(day.endsAt) };
 }
 
@@ -118,10 +117,9 @@ export async function reserve(
     const existing = await findOne(deps, channel, { uuid: body.uuid });
     if (existing) return answer(deps, existing);
   }
-  const listing = await findVendorListingByPublicId(deps.db, channel.vendorId, body.productId);
-  if (!listing) throw invalidProductId(body.productId);
+  const { listing, productId } = await productOf(deps, channel, body.productId);
   if (body.optionId !== OPTION_ID) throw invalidOptionId(body.optionId);
-  const window = askedWindow(listing, body.availabilityId, now(deps));
+  const window = askedWindow(listing, productId, body.availabilityId, now(deps));
   const units = demandOfUnitItems(listing, body.unitItems);
   if ('unknownUnitId' in units) throw invalidUnitId(units.unknownUnitId);
   if (!units.demand) throw unprocessable('A reservation needs at least one unit item.');

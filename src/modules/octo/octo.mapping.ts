@@ -1,10 +1,24 @@
 import { Temporal } from 'temporal-polyfill';
+import type { ListingKind } from '../../db/database.ts';
+import { localDay } from '../../lib/local-days.ts';
 import type { OpeningHours } from '../../lib/opening-hours.ts';
 import { WEEKDAYS } from '../../lib/schedule.ts';
 import type { VendorProfile } from '../accounts/index.ts';
+import {
+  type AvailabilityVerdict,
+  cutoffAt,
+  type DepartureStatus,
+  type DepartureVerdict,
+  departureStatus,
+  type UnitLimit,
+} from '../booking/index.ts';
 
 // How the platform's objects read as OCTO's (decisions §24), as pure functions: the service feeds them
-// rows, the tests feed them random ones. Nothing here reads the database or the clock.
+// rows and verdicts, the tests random ones. Nothing here reads the database or the clock. Local times are
+// the vendor's zone's, through Temporal (a DST gap's time moves forward, an ambiguous one takes the
+// earlier instant: 'compatible', as the schedule does).
+
+// --- the supplier ---------------------------------------------------------------------------------------
 
 /** A vendor as the supplier mapping needs it: its id and its profile's fields. */
 export type SupplierSource = { id: number } & Pick<
@@ -50,57 +64,239 @@ export function toOctoSupplier(vendor: SupplierSource, endpoint: string) {
   };
 }
 
-// --- availability ids (decisions §24) ---------------------------------------------------------------------
-// An availability's id is its localDateTimeStart: the local date and time in the vendor's zone with its
-// offset ("2026-12-05T09:00:00+00:00"), as OCTO suppliers commonly name them. A START_TIME product's
-// availabilities are its departures; an OPENING_HOURS product has one per local date, starting when the
-// date opens (its first opening interval; local midnight when the vendor has no hours).
+// --- product and availability ids -----------------------------------------------------------------------
 
-/** An instant as OCTO's local date-time in `timeZone`: seconds, and the offset, never the zone's name. */
-export function localDateTimeOf(instant: number, timeZone: string): string {
-  return Temporal.Instant.fromEpochMilliseconds(instant)
-    .toZonedDateTimeISO(timeZone)
-    .toString({ smallestUnit: 'second', timeZoneName: 'never' });
+/** A listing as a product id names it: its public id, and its kind where the public id alone is ambiguous. */
+export interface ProductKey {
+  kind: ListingKind | null;
+  publicId: string;
 }
 
+const PUBLIC_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * A listing's product id: its public id (decisions §24). Public ids are unique per kind only, so where the
+ * vendor has an item and an offering with the same one (`ambiguous`), each is named `<kind>:<public id>`.
+ */
+export const productIdOf = (listing: { kind: ListingKind; publicId: string }, ambiguous: boolean): string =>
+  ambiguous ? `${listing.kind}:${listing.publicId}` : listing.publicId;
+
+/** What a product id names, or null when no listing could have it. */
+export function parseProductId(id: string): ProductKey | null {
+  const at = id.indexOf(':');
+  const kind = at < 0 ? null : id.slice(0, at);
+  const publicId = at < 0 ? id : id.slice(at + 1);
+  if (!PUBLIC_ID.test(publicId)) return null;
+  if (kind !== null && kind !== 'equipment' && kind !== 'adventure') return null;
+  return { kind, publicId };
+}
+
+/** When an availability is: a departure's instant (START_TIME) or a local date (OPENING_HOURS). */
+export type AvailabilityAt = { startsAt: number; date?: undefined } | { date: string; startsAt?: undefined };
+
+const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
 /**
- * The instant and local date an availability id names in `timeZone`, or null when it is not one:
- * not in localDateTimeOf's form, not a real time, or an offset the zone does not have at that time (so each
- * availability has one id, the one localDateTimeOf writes).
+ * An availability's id: `<product id>@<when>`, where `when` is the departure's local start with its offset
+ * (`2026-07-01T09:00:00+01:00`, exact across a DST change) or the local date (`2026-07-01`). Stable: the
+ * same departure or date of the same product always has the same id, and parseAvailabilityId reads it back.
  */
-export function parseAvailabilityId(
-  id: string,
-  timeZone: string,
-): { instant: number; localDate: string } | null {
-  if (!LOCAL_DATE_TIME.test(id)) return null;
+export function availabilityIdOf(productId: string, at: AvailabilityAt, timeZone: string): string {
+  return `${productId}@${at.date ?? localDateTimeOf(at.startsAt, timeZone)}`;
+}
+
+/** The product id and the instant or date of an availability id, or null when it is none of ours. */
+export function parseAvailabilityId(id: string): { productId: string; at: AvailabilityAt } | null {
+  const at = id.lastIndexOf('@');
+  if (at < 0) return null;
+  const productId = id.slice(0, at);
+  const when = id.slice(at + 1);
+  if (!parseProductId(productId)) return null;
+  if (LOCAL_DATE.test(when)) return localDay(when, 'UTC') ? { productId, at: { date: when } } : null;
+  if (!LOCAL_DATE_TIME.test(when)) return null;
   try {
-    const at = Temporal.ZonedDateTime.from(`${id}[${timeZone}]`, { offset: 'reject', overflow: 'reject' });
-    if (localDateTimeOf(at.epochMilliseconds, timeZone) !== id) return null;
-    return { instant: at.epochMilliseconds, localDate: at.toPlainDate().toString() };
+    return { productId, at: { startsAt: Temporal.Instant.from(when).epochMilliseconds } };
   } catch {
     return null;
   }
 }
 
-/**
- * The window an OPENING_HOURS product's availability of `localDate` takes: from the date's first opening
- * to its last closing ("24:00" the next local midnight), or the whole local date when the vendor has no
- * hours (always open); null on a date the hours close all day.
- */
-export function openingDayWindow(
-  localDate: string,
-  hours: OpeningHours | null,
-  timeZone: string,
-): { startsAt: number; endsAt: number } | null {
-  const date = Temporal.PlainDate.from(localDate);
-  const at = (time: string) =>
+// --- local times ----------------------------------------------------------------------------------------
+
+/** An instant as OCTO's local date-times write it: the zone's wall clock and its offset, to the second. */
+export const localDateTimeOf = (millis: number, timeZone: string): string =>
+  Temporal.Instant.fromEpochMilliseconds(millis)
+    .toZonedDateTimeISO(timeZone)
+    .toString({ timeZoneName: 'never', smallestUnit: 'second' });
+
+/** An instant as OCTO's `utc*` fields write it: UTC, to the second, ending in Z. */
+export const utcOf = (millis: number): string =>
+  Temporal.Instant.fromEpochMilliseconds(Math.floor(millis / 1000) * 1000).toString();
+
+/** The instant of a local date and wall-clock time (HH:MM, `24:00` the next day's start) in the zone. */
+function instantOf(date: string, time: string, timeZone: string): number {
+  const day = Temporal.PlainDate.from(date);
+  const [plainDay, plainTime] =
     time === '24:00'
-      ? date.add({ days: 1 }).toZonedDateTime({ timeZone }).epochMilliseconds
-      : date.toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) }).epochMilliseconds;
-  if (hours === null) return { startsAt: at('00:00'), endsAt: at('24:00') };
-  const intervals = hours[WEEKDAYS[date.dayOfWeek - 1]];
+      ? [day.add({ days: 1 }), Temporal.PlainTime.from('00:00')]
+      : [day, Temporal.PlainTime.from(time)];
+  return plainDay.toPlainDateTime(plainTime).toZonedDateTime(timeZone, { disambiguation: 'compatible' })
+    .epochMilliseconds;
+}
+
+/** An opening-hours date's window and its hours as OCTO lists them; null on a date the vendor is closed. */
+export interface OpeningDay {
+  startsAt: number;
+  endsAt: number;
+  openingHours: { from: string; to: string }[];
+}
+
+/**
+ * What a reservation of an OPENING_HOURS product on `date` takes (decisions §24: the whole local date):
+ * from the date's first opening to its last closing, so that pick-up and return both fall inside the
+ * hours (decisions §20); the whole local date when the vendor keeps no hours (always open).
+ */
+export function openingDayOf(date: string, hours: OpeningHours | null, timeZone: string): OpeningDay | null {
+  if (hours === null) {
+    const day = localDay(date, timeZone);
+    return day && { startsAt: day.from, endsAt: day.to, openingHours: [{ from: '00:00', to: '24:00' }] };
+  }
+  const weekday = WEEKDAYS[Temporal.PlainDate.from(date).dayOfWeek - 1];
+  const intervals = hours[weekday];
   if (intervals.length === 0) return null;
-  return { startsAt: at(intervals[0][0]), endsAt: at(intervals[intervals.length - 1][1]) };
+  return {
+    startsAt: instantOf(date, intervals[0][0], timeZone),
+    endsAt: instantOf(date, intervals[intervals.length - 1][1], timeZone),
+    openingHours: intervals.map(([from, to]) => ({ from, to })),
+  };
+}
+
+/** The local dates from `start` to `end`, both included (YYYY-MM-DD each). */
+export function localDatesBetween(start: string, end: string): string[] {
+  const dates: string[] = [];
+  for (
+    let d = Temporal.PlainDate.from(start);
+    Temporal.PlainDate.compare(d, end) <= 0;
+    d = d.add({ days: 1 })
+  )
+    dates.push(d.toString());
+  return dates;
+}
+
+// --- availabilities -------------------------------------------------------------------------------------
+
+const OCTO_STATUS: Record<DepartureStatus, 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT' | 'CLOSED'> = {
+  available: 'AVAILABLE',
+  limited: 'LIMITED',
+  sold_out: 'SOLD_OUT',
+  closed: 'CLOSED',
+};
+
+/** How one departure or opening-hours date stands: §19's remaining and status come from it. */
+export interface Standing {
+  startsAt: number;
+  endsAt: number;
+  cutoffAt: number;
+  capacity: number;
+  /** seats or units a reservation could take now (0 when closed) */
+  remaining: number;
+  closed: boolean;
+}
+
+/** A departure's standing, from its §19 verdict. */
+export const departureStanding = (
+  departure: { startsAt: number; endsAt: number },
+  verdict: DepartureVerdict,
+): Standing => ({
+  startsAt: departure.startsAt,
+  endsAt: departure.endsAt,
+  cutoffAt: verdict.cutoffAt,
+  capacity: verdict.capacity,
+  remaining: verdict.remaining,
+  closed: verdict.closedBy !== null,
+});
+
+/**
+ * An opening-hours date's standing, from the availability verdict of its window (windowStanding). Closed:
+ * the window cannot be requested (begun, past the cutoff, outside the item's terms) or slots close it.
+ * Seats or units are counted as §19 counts a departure's: a private offering has its capacity free or none.
+ */
+export function windowStandingOf(
+  window: { startsAt: number; endsAt: number },
+  standing: { verdict: AvailabilityVerdict; bookable: boolean; limit: UnitLimit },
+  listing: { capacity: number | null; bookingCutoffMinutes: number },
+): Standing {
+  const { verdict, bookable, limit } = standing;
+  const closed = !bookable || verdict.blockingSlots > 0 || (verdict.coverageRequired && !verdict.covered);
+  const capacity = limit.countUnits ? limit.limit : (listing.capacity ?? 1);
+  const free = limit.countUnits ? verdict.remaining : verdict.remaining > 0 ? capacity : 0;
+  return {
+    ...window,
+    cutoffAt: cutoffAt(window.startsAt, listing.bookingCutoffMinutes),
+    capacity,
+    remaining: closed ? 0 : free,
+    closed,
+  };
+}
+
+/** A date the vendor is closed all day: its whole local date, nothing free. */
+export function closedDayStanding(date: string, timeZone: string, cutoffMinutes: number): Standing {
+  const day = localDay(date, timeZone) ?? { from: 0, to: 0 };
+  return {
+    startsAt: day.from,
+    endsAt: day.to,
+    cutoffAt: cutoffAt(day.from, cutoffMinutes),
+    capacity: 0,
+    remaining: 0,
+    closed: true,
+  };
+}
+
+/** An OCTO availability (POST availability), for a reservation of `units` units (at least 1). */
+export function toOctoAvailability(
+  id: string,
+  standing: Standing,
+  timeZone: string,
+  openingHours: { from: string; to: string }[] | null,
+  units: number,
+) {
+  const status = OCTO_STATUS[departureStatus(standing.closed, standing.remaining, standing.capacity)];
+  return {
+    id,
+    localDateTimeStart: localDateTimeOf(standing.startsAt, timeZone),
+    localDateTimeEnd: localDateTimeOf(standing.endsAt, timeZone),
+    utcCutoffAt: utcOf(standing.cutoffAt),
+    allDay: openingHours !== null,
+    available: !standing.closed && standing.remaining >= units,
+    status,
+    vacancies: standing.remaining,
+    capacity: standing.capacity,
+    maxUnits: standing.capacity,
+    openingHours: openingHours ?? [],
+  };
+}
+
+/**
+ * A calendar date (POST availability/calendar) from its departures' or its opening window's standings:
+ * the open ones' seats added up, closed when none is open, the status by §19's rule on those sums, and
+ * available when one of them takes `units`.
+ */
+export function toOctoCalendarDay(
+  localDate: string,
+  standings: readonly Standing[],
+  openingHours: { from: string; to: string }[],
+  units: number,
+) {
+  const open = standings.filter((s) => !s.closed);
+  const vacancies = open.reduce((sum, s) => sum + s.remaining, 0);
+  const capacity = open.reduce((sum, s) => sum + s.capacity, 0);
+  return {
+    localDate,
+    available: open.some((s) => s.remaining >= units),
+    status: OCTO_STATUS[departureStatus(open.length === 0, vacancies, capacity)],
+    vacancies,
+    capacity: open.length === 0 ? null : capacity,
+    openingHours,
+  };
 }

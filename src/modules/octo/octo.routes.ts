@@ -2,13 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError } from 'fastify';
 import { clientOf } from '../../http/client.ts';
 import { authenticateChannel, channelOf } from './octo.auth.ts';
+import { availabilityCalendar, availabilityCheck } from './octo.availability.ts';
 import * as bookings from './octo.bookings.ts';
 import { toOctoErrorResponse } from './octo.errors.ts';
 import {
+  AvailabilityCalendarBody,
+  AvailabilityCheckBody,
   BookingsQuery,
   CancelBody,
   ConfirmBody,
   ExtendBody,
+  ProductParams,
   ReserveBody,
   UuidParams,
 } from './octo.schemas.ts';
@@ -22,7 +26,7 @@ import * as octo from './octo.service.ts';
 /** The capabilities this supplier offers beyond OCTO core: none. */
 const CAPABILITIES = '';
 
-const route = { config: { auth: 'channel' as const }, schema: { hide: true } };
+const config = { auth: 'channel' as const };
 
 export const octoRoutes: FastifyPluginAsyncTypebox<{ deps: octo.OctoDeps }> = async (app, { deps }) => {
   app.decorateRequest('channel', null);
@@ -44,30 +48,51 @@ export const octoRoutes: FastifyPluginAsyncTypebox<{ deps: octo.OctoDeps }> = as
     return payload;
   });
 
-  app.get('/supplier', route, async (request) => octo.getSupplier(deps, channelOf(request)));
+  const hide = { hide: true };
+  app.get('/supplier', { config, schema: hide }, async (request) =>
+    octo.getSupplier(deps, channelOf(request)),
+  );
   // OCTO's capability list: this supplier speaks OCTO core only
-  app.get('/capabilities', route, async () => []);
+  app.get('/capabilities', { config, schema: hide }, async () => []);
+  app.get('/products', { config, schema: hide }, async (request) =>
+    octo.listProducts(deps, channelOf(request)),
+  );
+  app.get('/products/:id', { config, schema: { ...hide, params: ProductParams } }, async (request) =>
+    octo.getProduct(deps, channelOf(request), request.params.id),
+  );
+  app.post(
+    '/availability/calendar',
+    { config, schema: { ...hide, body: AvailabilityCalendarBody } },
+    async (request) => availabilityCalendar(deps, channelOf(request), request.body),
+  );
+  app.post('/availability', { config, schema: { ...hide, body: AvailabilityCheckBody } }, async (request) =>
+    availabilityCheck(deps, channelOf(request), request.body),
+  );
 
   // bookings: reserve (a hold), read, confirm, extend, cancel (octo.bookings.ts)
-  const withSchema = <S extends object>(schema: S) => ({ ...route, schema: { ...route.schema, ...schema } });
-  app.post('/bookings', withSchema({ body: ReserveBody }), async (request) =>
+  app.post('/bookings', { config, schema: { ...hide, body: ReserveBody } }, async (request) =>
     bookings.reserve(deps, channelOf(request), request.body, clientOf(request)),
   );
-  app.get('/bookings', withSchema({ querystring: BookingsQuery }), async (request) =>
+  app.get('/bookings', { config, schema: { ...hide, querystring: BookingsQuery } }, async (request) =>
     bookings.listBookings(deps, channelOf(request), request.query),
   );
-  app.get('/bookings/:uuid', withSchema({ params: UuidParams }), async (request) =>
+  app.get('/bookings/:uuid', { config, schema: { ...hide, params: UuidParams } }, async (request) =>
     bookings.getBooking(deps, channelOf(request), request.params.uuid),
   );
   app.post(
     '/bookings/:uuid/confirm',
-    withSchema({ params: UuidParams, body: ConfirmBody }),
+    { config, schema: { ...hide, params: UuidParams, body: ConfirmBody } },
     async (request) => bookings.confirm(deps, channelOf(request), request.params.uuid, request.body),
   );
-  app.post('/bookings/:uuid/extend', withSchema({ params: UuidParams, body: ExtendBody }), async (request) =>
-    bookings.extend(deps, channelOf(request), request.params.uuid, request.body.expirationMinutes),
+  app.post(
+    '/bookings/:uuid/extend',
+    { config, schema: { ...hide, params: UuidParams, body: ExtendBody } },
+    async (request) =>
+      bookings.extend(deps, channelOf(request), request.params.uuid, request.body.expirationMinutes),
   );
-  app.post('/bookings/:uuid/cancel', withSchema({ params: UuidParams, body: CancelBody }), async (request) =>
-    bookings.cancel(deps, channelOf(request), request.params.uuid, request.body.reason),
+  app.post(
+    '/bookings/:uuid/cancel',
+    { config, schema: { ...hide, params: UuidParams, body: CancelBody } },
+    async (request) => bookings.cancel(deps, channelOf(request), request.params.uuid, request.body.reason),
   );
 };

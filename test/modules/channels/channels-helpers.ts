@@ -12,13 +12,18 @@ export async function newChannel(
   return { id: res.json().id, apiKey: res.json().api_key };
 }
 
-/** An OCTO request with a channel's key (or without any when `apiKey` is undefined). */
+/**
+ * OCTO requests with a channel's key (or without any when `apiKey` is undefined); `authorization` is the
+ * header they send, for requests built by hand.
+ */
 export function octo(api: Injector, apiKey: string | undefined) {
-  return (method: 'GET' | 'POST', path: string, payload?: object) =>
+  const authorization = apiKey === undefined ? undefined : `Bearer ${apiKey}`;
+  const send = (method: 'GET' | 'POST', path: string, payload?: object) =>
     api({
       method,
       url: `/octo/v1/${path}`,
-      headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
+      headers: authorization === undefined ? {} : { authorization },
       ...(payload === undefined ? {} : { payload }),
     });
+  return Object.assign(send, { authorization: authorization ?? '' });
 }

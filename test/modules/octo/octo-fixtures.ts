@@ -8,7 +8,6 @@ import { newChannel, octo } from '../channels/channels-helpers.ts';
 
 export const ZONE = 'Europe/Lisbon';
 /** 09:00 in Lisbon on 10 June 2026 (summer time, UTC+1): a departure of the tour */
-export const DEPARTURE_ID = '2026-06-10T09:00:00+01:00';
 export const DEPARTURE_UTC = '2026-06-10T08:00:00.000Z';
 
 export interface OctoWorld {
@@ -53,5 +52,6 @@ export const openDaily = (from: string, to: string) =>
 
 export const units = (...ids: string[]) => ids.map((unitId) => ({ unitId }));
 
-/** The tour's 09:00 departure on a day of June 2026, as its availability id. */
-export const departureOn = (day: number) => `2026-06-${String(day).padStart(2, '0')}T09:00:00+01:00`;
+/** The tour's 09:00 departure on a day of June 2026, as its availability id (product@local start). */
+export const departureOn = (w: Pick<OctoWorld, 'tour'>, day: number) =>
+  `${w.tour.public_id}@2026-06-${String(day).padStart(2, '0')}T09:00:00+01:00`;
