@@ -43,6 +43,7 @@ import {
   startExpirySweeper,
 } from './modules/booking/index.ts';
 import { ADVENTURE, catalogRoutes, createCatalogDeps } from './modules/catalog/index.ts';
+import { channelRoutes } from './modules/channels/index.ts';
 import { findClickForAttribution, marketingRoutes, recordListingClick } from './modules/marketing/index.ts';
 import {
   createEmailChannel,
@@ -56,6 +57,7 @@ import {
   type OutboxWorker,
   registerOutboxMetrics,
 } from './modules/notifications/index.ts';
+import { octoRoutes } from './modules/octo/index.ts';
 import {
   cancellationRefunds,
   latestPaymentStatuses,
@@ -225,6 +227,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(endpointsRoutes, {
     prefix: '/api/v1/notifications',
     deps: { db, clock, allowPrivateUrls: config.webhookAllowPrivateUrls, resolveHost },
+  });
+  await app.register(channelRoutes, { prefix: '/api/v1', deps: { db, clock } });
+  await app.register(octoRoutes, {
+    prefix: '/octo/v1',
+    deps: { db, clock, endpoint: `${config.publicUrl}/octo/v1`, booking: bookingDeps },
   });
   startOutbox(app, config, { db, clock, resolveHost });
   await app.register(webRoutes);

@@ -243,6 +243,33 @@ export interface BookingsTable {
   waiver_user_agent: Generated<string | null>;
   attendance: Generated<Attendance>;
   attendance_updated_at: Generated<Millis | null>;
+  /** the channel (decisions §24) it was booked through; null for the platform's own requests */
+  channel_id: Generated<number | null>;
+  /** a channel booking's reference in the reseller's system */
+  reseller_reference: Generated<string | null>;
+  /** the uuid the reseller gave its reservation: unique per channel where given */
+  octo_uuid: Generated<string | null>;
+  /** whom a channel booking is for (its customer_id is the channel's account, which is nobody) */
+  contact_full_name: Generated<string | null>;
+  contact_email: Generated<string | null>;
+  contact_phone: Generated<string | null>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/**
+ * A reseller or other system booking for a vendor over OCTO (decisions §24; migration 2026120101). Only
+ * its key's SHA-256 is kept. `account_id` is a users row that can never sign in, which the channel's
+ * bookings use as their customer_id.
+ */
+export interface ChannelsTable {
+  id: Generated<number>;
+  vendor_id: number;
+  account_id: number;
+  name: string;
+  /** hex SHA-256 of the key */
+  key_hash: string;
+  is_active: Generated<Flag>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -588,6 +615,7 @@ export interface Database {
   promo_codes: PromoCodesTable;
   resources: ResourcesTable;
   calendar_feeds: CalendarFeedsTable;
+  channels: ChannelsTable;
   listing_resource_refs: ListingResourceRefsTable;
   booking_resources: BookingResourcesTable;
   payments: PaymentsTable;

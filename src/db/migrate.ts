@@ -38,6 +38,7 @@ import * as rentalTerms from './migrations/2026112901-rental-terms.ts';
 import * as teams from './migrations/2026112905-teams.ts';
 import * as dayOfTrip from './migrations/2026113001-day-of-trip.ts';
 import * as resources from './migrations/2026113001-resources.ts';
+import * as channels from './migrations/2026120101-channels.ts';
 import * as calendarFeed from './migrations/2026120102-calendar-feed.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '2026112905-teams': teams,
   '2026113001-day-of-trip': dayOfTrip,
   '2026113001-resources': resources,
+  '2026120101-channels': channels,
   '2026120102-calendar-feed': calendarFeed,
 };
 

@@ -3,8 +3,12 @@ import type { VendorRole } from '../db/database.ts';
 import { AppError, permissionDenied } from './errors.ts';
 import { type TeamRoles, teamRoleRefusal } from './team-roles.ts';
 
-/** Who may call a route. Every route declares one; a route without a decision fails at start-up. */
-export const AUTH_RULES = ['public', 'user', 'vendor', 'customer', 'staff'] as const;
+/**
+ * Who may call a route. Every route declares one; a route without a decision fails at start-up. `channel`:
+ * a reseller's key on the OCTO API (decisions §24), which authenticates its own scope
+ * (src/modules/octo/octo.auth.ts); the hook below leaves those routes alone.
+ */
+export const AUTH_RULES = ['public', 'user', 'vendor', 'customer', 'staff', 'channel'] as const;
 export type AuthRule = (typeof AUTH_RULES)[number];
 
 export interface AuthUser {
@@ -31,6 +35,8 @@ declare module 'fastify' {
     roles?: TeamRoles;
     /** a page of the web app (src/web): public, and no part of the API or its document */
     webPage?: boolean;
+    /** an answer that shows a secret once (a channel's key): no Idempotency-Key keeps it (idempotency.ts) */
+    showsSecret?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -47,7 +53,10 @@ function bearerToken(request: FastifyRequest): string | null | undefined {
   return match ? match[1] : null;
 }
 
-const ROLE_CHECKS: Record<Exclude<AuthRule, 'public' | 'user'>, [(u: AuthUser) => boolean, string]> = {
+const ROLE_CHECKS: Record<
+  Exclude<AuthRule, 'public' | 'user' | 'channel'>,
+  [(u: AuthUser) => boolean, string]
+> = {
   vendor: [(u) => u.isVendor, 'This action needs a vendor account.'],
   customer: [(u) => !u.isVendor, 'This action needs a customer account.'],
   staff: [(u) => u.isStaff, 'This action needs a staff account.'],
@@ -61,6 +70,7 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
   app.decorateRequest('user', null);
   app.addHook('onRequest', (request, _reply, done) => {
     const rule = request.routeOptions.config.auth;
+    if (rule === 'channel') return done();
     const token = rule && bearerToken(request);
     // unknown routes (the 404 handler answers) and public routes without a token: nothing to check
     if (!rule || (rule === 'public' && !token)) return done();
@@ -70,7 +80,7 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate): 
 
 async function identify(
   request: FastifyRequest,
-  rule: AuthRule,
+  rule: Exclude<AuthRule, 'channel'>,
   token: string | null | undefined,
   authenticate: Authenticate,
 ): Promise<void> {

@@ -62,9 +62,23 @@ const keyInUse = () =>
     'A request with this Idempotency-Key is still being processed; retry later.',
   );
 
-/** The routes that take the header: every POST that needs an authenticated caller. */
-export function takesIdempotencyKey(method: string | string[], auth: AuthRule | undefined): boolean {
-  return auth !== undefined && auth !== 'public' && [method].flat().includes('POST');
+/**
+ * The routes that take the header: every POST that needs an authenticated caller, but those of the OCTO
+ * API (a reseller's reservation is made idempotent by its own uuid, decisions §24) and those whose answer
+ * shows a secret once (`showsSecret`: a channel's key), which must not be kept in clear for a replay.
+ */
+export function takesIdempotencyKey(
+  method: string | string[],
+  auth: AuthRule | undefined,
+  showsSecret = false,
+): boolean {
+  return (
+    auth !== undefined &&
+    auth !== 'public' &&
+    auth !== 'channel' &&
+    !showsSecret &&
+    [method].flat().includes('POST')
+  );
 }
 
 /**
@@ -193,7 +207,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
   };
 
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!takesIdempotencyKey(route.method, route.config?.auth)) return;
+    if (!takesIdempotencyKey(route.method, route.config?.auth, route.config?.showsSecret)) return;
     route.preHandler = [claimKey, ...[route.preHandler ?? []].flat()];
     route.onSend = [...[route.onSend ?? []].flat(), recordAnswer];
   });

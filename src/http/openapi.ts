@@ -38,6 +38,8 @@ declare module 'fastify' {
     'x-team-roles'?: readonly string[];
     /** set here on every route that takes an Idempotency-Key; the document declares the header from it */
     'x-idempotency-key'?: boolean;
+    /** set here on a route whose answer shows a secret once, so that no Idempotency-Key keeps it */
+    'x-secret-once'?: boolean;
   }
   interface FastifyInstance {
     /** every route registered so far, one entry per method */
@@ -161,7 +163,8 @@ export function registerRouteConventions(app: FastifyInstance): void {
     if (auth !== 'public') for (const c of [401, 403]) codes.add(c);
     if (/:/.test(route.url) || auth !== 'public') codes.add(404);
     if (route.config?.rateLimit) codes.add(429);
-    if (takesIdempotencyKey(route.method, auth)) {
+    if (route.config?.showsSecret) schema['x-secret-once'] = true;
+    if (takesIdempotencyKey(route.method, auth, route.config?.showsSecret)) {
       schema['x-idempotency-key'] = true;
       for (const c of [409, 422]) codes.add(c);
     }
@@ -222,6 +225,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         {
           name: 'resources',
           description: 'Shared resources: boats, kayaks, wetsuits used by several listings',
+        },
+        {
+          name: 'channels',
+          description: 'Resellers booking over the OCTO API at /octo/v1/ (docs/octo.md), each with its key',
         },
       ],
       components: {

@@ -87,6 +87,17 @@ function replayProblem(first: LightMyRequestResponse, replay: LightMyRequestResp
   return null;
 }
 
+/**
+ * A route whose answer shows a secret once (a channel's key) keeps no answer for its key: sent again, it
+ * runs again and shows a new secret, never the first one from a store.
+ */
+function freshAnswerProblem(first: LightMyRequestResponse, again: LightMyRequestResponse): string | null {
+  if (again.headers['idempotent-replayed'] !== undefined) return 'replayed an answer showing a secret';
+  if (again.statusCode !== first.statusCode) return `answered ${again.statusCode} for ${first.statusCode}`;
+  if (again.json().api_key === first.json().api_key) return 'showed the same secret again';
+  return null;
+}
+
 const keyedPosts = () =>
   apiRoutes(t.app).filter((r) => r.method === 'POST' && r.auth !== 'public' && r.url.startsWith('/api/'));
 
@@ -118,7 +129,9 @@ describe('every authenticated POST', () => {
         if (key && res.statusCode < 500 && ![400, 409, 429].includes(res.statusCode)) {
           // a hand-over demoted the world's vendor: its replay is asked of the owner again
           if (/\/make-owner\/$/.test(route.url)) await restoreOwner(t.db, w.a.vendor.id);
-          const problem = replayProblem(res, await again());
+          const problem = route.schema?.['x-secret-once']
+            ? freshAnswerProblem(res, await again())
+            : replayProblem(res, await again());
           if (problem) problems.push(`${where}, sent again: ${problem}`);
         }
       }

@@ -43,9 +43,13 @@ export async function startWithRoute(config: object): Promise<void> {
   }
 }
 
-/** The module routes (no plugin pages, no HEAD twins), as registered. */
+/**
+ * The module routes (no plugin pages, no HEAD twins), as registered. The OCTO API's routes (auth
+ * `channel`) are not among them: they answer OCTO's error body to a reseller's key, not the platform's to
+ * a token, and test/modules/octo tries each of them the same way (octo-auth.test.ts).
+ */
 export function apiRoutes(app: FastifyInstance): RouteEntry[] {
-  return app.routeTable.filter((r) => !r.internal && r.method !== 'HEAD');
+  return app.routeTable.filter((r) => !r.internal && r.method !== 'HEAD' && r.auth !== 'channel');
 }
 
 export const routeName = (r: Pick<RouteEntry, 'method' | 'url'>) => `${r.method} ${r.url}`;
@@ -61,7 +65,8 @@ type ResourceKind =
   | 'invitation'
   | 'member'
   | 'promo_code'
-  | 'resource';
+  | 'resource'
+  | 'channel';
 
 interface OwnedResource {
   kind: ResourceKind;
@@ -260,6 +265,27 @@ export const OWNED: { match: RegExp; resource: OwnedResource }[] = [
           url: '/api/v1/booking/vendor/resources/',
           token: p.vendor.token,
           payload: { name: 'Wetsuit', quantity: 4 },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id;
+      },
+    },
+  },
+  {
+    // a channel (decisions §24) and its key's rotation
+    match: /\/channels\/:id\//,
+    resource: {
+      kind: 'channel',
+      twoParty: false,
+      idOf: (p) => p.channelId,
+      fresh: async (w, p) => {
+        // creating a channel is the owner's (decisions §25), which a hand-over before may have moved
+        await restoreOwner(w.t.db, p.vendor.id);
+        const res = await w.api({
+          method: 'POST',
+          url: '/api/v1/channels/',
+          token: p.vendor.token,
+          payload: { name: `Reseller ${unique()}` },
         });
         expect(res.statusCode, res.body).toBe(201);
         return res.json().id;
@@ -596,6 +622,8 @@ export const SAMPLE_BODIES: { method: string; match: RegExp; body: BodyFactory }
     body: () => ({ token: 'not-a-real-token', password: PASSWORD, first_name: 'Rui', last_name: 'Costa' }),
   },
   { method: 'PATCH', match: /\/accounts\/team\/:user_id\/$/, body: () => ({ role: 'staff' }) },
+  { method: 'POST', match: /\/channels\/$/, body: () => ({ name: `Reseller ${unique()}` }) },
+  { method: 'PATCH', match: /\/channels\/:id\/$/, body: () => ({ name: 'Renamed reseller' }) },
   { method: 'POST', match: /\/categories\/$/, body: () => ({ name: `Category ${unique()}` }) },
   { method: 'PATCH', match: /\/categories\/:id\/$/, body: () => ({ description: 'Updated' }) },
   {

@@ -109,6 +109,16 @@ describe('a manager', () => {
     ]);
   });
 
+  it("cannot create a channel or rotate its key (the keys are the owner's), and manages the rest", async () => {
+    await expectDenied(as(manager, 'POST', '/channels/', { name: 'Sneaky reseller' }));
+    await expectDenied(as(manager, 'POST', `/channels/${w.a.channelId}/rotate-key/`));
+    const renamed = await as(manager, 'PATCH', `/channels/${w.a.channelId}/`, { name: 'Harbour Hotel desk' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).not.toHaveProperty('api_key');
+    const list = await as(manager, 'GET', '/channels/');
+    expect(list.json().results.map((c: { name: string }) => c.name)).toEqual(['Harbour Hotel desk']);
+  });
+
   it('cannot change the currency, may send it unchanged, and changes the rest; the owner changes it', async () => {
     const denied = await expectDenied(
       as(manager, 'PATCH', '/accounts/vendor-profile/me/', { currency: 'eur', city: 'Faro' }),

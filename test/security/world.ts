@@ -59,6 +59,8 @@ export interface Party {
   promoCodeId: number;
   /** the vendor's shared resource (decisions §22), used by no listing */
   resourceId: number;
+  /** the vendor's channel (decisions §24), nothing booked through it */
+  channelId: number;
 }
 
 export interface PhotoOut {
@@ -267,6 +269,13 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     payload: { name: 'Kayak', quantity: 6 },
   });
   expect(resource.statusCode, resource.body).toBe(201);
+  const channel = await api({
+    method: 'POST',
+    url: '/api/v1/channels/',
+    token: vendor.token,
+    payload: { name: 'Harbour Hotel' },
+  });
+  expect(channel.statusCode, channel.body).toBe(201);
 
   return {
     vendor,
@@ -292,6 +301,7 @@ async function makeParty(t: TestApp, api: Injector, tag: string, markers: Marker
     invitationId: invitation.json().id,
     promoCodeId: promo.json().id,
     resourceId: resource.json().id,
+    channelId: channel.json().id,
   };
 }
 

@@ -22,6 +22,7 @@ const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null
     vendor_cancel: 'cancelled',
     confirm_payment: null,
     expire: 'expired',
+    channel_confirm: 'confirmed',
   },
   approved: {
     approve: null,
@@ -30,6 +31,7 @@ const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null
     vendor_cancel: 'cancelled',
     confirm_payment: 'confirmed',
     expire: 'expired',
+    channel_confirm: null,
   },
   declined: {
     approve: null,
@@ -38,6 +40,7 @@ const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null
     vendor_cancel: null,
     confirm_payment: null,
     expire: null,
+    channel_confirm: null,
   },
   cancelled: {
     approve: null,
@@ -46,6 +49,7 @@ const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null
     vendor_cancel: null,
     confirm_payment: null,
     expire: null,
+    channel_confirm: null,
   },
   confirmed: {
     approve: null,
@@ -54,6 +58,7 @@ const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null
     vendor_cancel: 'cancelled',
     confirm_payment: null,
     expire: null,
+    channel_confirm: null,
   },
   expired: {
     approve: null,
@@ -62,6 +67,7 @@ const EXPECTED: Record<BookingStatus, Record<BookingAction, BookingStatus | null
     vendor_cancel: null,
     confirm_payment: null,
     expire: null,
+    channel_confirm: null,
   },
 };
 

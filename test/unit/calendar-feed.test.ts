@@ -2,8 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_STATUSES } from '../../src/modules/booking/booking.state-machine.ts';
 import {
-  accountName,
-  bookerName,
   bookingUid,
   calendarEventOf,
   eventStatus,
@@ -64,21 +62,6 @@ describe('inFeed', () => {
 });
 
 describe('what an event says', () => {
-  it('names the customer, else the contact, and nobody when both are blank', () => {
-    expect(bookerName('Rita Sousa', 'Front desk')).toBe('Rita Sousa');
-    expect(bookerName(null, ' Hotel Baía ')).toBe('Hotel Baía');
-    expect(bookerName('  ', null)).toBeNull();
-    expect(accountName(' Rita ', 'Sousa')).toBe('Rita Sousa');
-    expect(accountName('', ' ')).toBeNull();
-    fc.assert(
-      fc.property(fc.option(fc.string()), fc.option(fc.string()), (customer, contact) => {
-        const name = bookerName(customer, contact);
-        const expected = customer?.trim() ? customer.trim() : contact?.trim() ? contact.trim() : null;
-        expect(name).toBe(expected);
-      }),
-    );
-  });
-
   it('counts participants of an adventure and units of equipment, in the singular for one', () => {
     expect(partySize({ participants_count: 3, quantity: null })).toBe('3 participants');
     expect(partySize({ participants_count: 1, quantity: null })).toBe('1 participant');
@@ -120,8 +103,7 @@ describe('what an event says', () => {
       quantity: null,
       listing_title: 'Sunset boat tour',
       location: 'Marina de Lagos',
-      customer_name: 'Rita Sousa',
-      contact_name: null,
+      booked_for: 'Rita Sousa',
       updated_at: NOW - DAY,
     };
     const vendorEvent = calendarEventOf(facts, 'https://book.example', '/vendor/bookings/41');

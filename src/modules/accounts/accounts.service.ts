@@ -540,3 +540,9 @@ export async function findVendorBySlug(db: Db, slug: string) {
   const profile = await repo.findProfileBySlug(db, slug);
   return profile ? { id: profile.id, profile: toVendorProfile(profile) } : undefined;
 }
+
+/** A vendor by id, as its profile shows it (module interface for the channels' OCTO supplier). */
+export async function findVendorById(db: Db, id: number) {
+  const profile = await repo.findProfileById(db, id);
+  return profile ? { id: profile.id, profile: toVendorProfile(profile) } : undefined;
+}

@@ -6,12 +6,14 @@ export {
   authenticate,
   createAccountsDeps,
   createStaff,
+  findVendorById,
   findVendorBySlug,
   findVendorLocale,
   issuePasswordResetToken,
   toVendorProfile,
   type VendorProfile,
 } from './accounts.service.ts';
+export { deleteChannelAccount, insertChannelAccount } from './channel-account.ts';
 export { slugify } from './slug.ts';
 export { teamRoutes } from './team.routes.ts';
 export { issueInvitationToken } from './team.service.ts';

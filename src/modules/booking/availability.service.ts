@@ -1,7 +1,9 @@
 // Whether a window could be booked now (the availability check), by the request's own demand and window rules.
 
+import type { Db } from '../../db/database.ts';
 import { formatDateTime } from '../../lib/datetime.ts';
-import { bookingClosed, overlaps } from './availability.ts';
+import type { ListingRef } from '../catalog/index.ts';
+import { bookingClosed, overlaps, type TimeWindow } from './availability.ts';
 import type { BookingDeps } from './booking.deps.ts';
 import { type ListingIdInput, listingTarget, parseAskedWindow, windowOfListing } from './booking.input.ts';
 import { askedDeparture, isScheduledOffering, verdictOf } from './departures.service.ts';
@@ -50,13 +52,29 @@ export async function checkAvailability(deps: BookingDeps, query: AvailabilityQu
     const blocking = facts.slots.filter((s) => overlaps(s, window));
     return answer(verdict.isAvailable, verdict.holdingBookings + blocking.length, verdict.remaining);
   }
-  const demand = demandFor(listing, query);
-  const resources = await checkResources(deps.db, listing, window, { units: demand.units }, now, false);
-  const verdict = await evaluate(deps.db, listing.id, window, demand, now, resources);
-  // a window outside the item's duration limits or its vendor's hours cannot be requested (decisions §20)
+  const { verdict, bookable } = await windowStanding(deps.db, listing, window, query, now);
+  return answer(verdict.isAvailable && bookable, verdict.conflicts, bookable ? verdict.remaining : 0);
+}
+
+/**
+ * How a window of an unscheduled listing stands at `now` for the units `asked`: rule 1–4's verdict
+ * (resources counted), and whether the window may be requested at all: not begun, before the listing's
+ * booking cutoff, and inside an item's duration limits and its vendor's hours (decisions §20). The
+ * availability check answers from it, and so does the OCTO API for its opening-hours dates.
+ */
+export async function windowStanding(
+  db: Db,
+  listing: ListingRef,
+  window: TimeWindow,
+  asked: { quantity?: number | null; participants_count?: number | null },
+  now: number,
+) {
+  const demand = demandFor(listing, asked);
+  const resources = await checkResources(db, listing, window, { units: demand.units }, now, false);
+  const verdict = await evaluate(db, listing.id, window, demand, now, resources);
   const bookable =
     window.startsAt >= now &&
     !bookingClosed(window.startsAt, listing.bookingCutoffMinutes, now) &&
     Object.keys(termsErrors(listing, window)).length === 0;
-  return answer(verdict.isAvailable && bookable, verdict.conflicts, bookable ? verdict.remaining : 0);
+  return { verdict, bookable, limit: demand.limit };
 }

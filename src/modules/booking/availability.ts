@@ -236,6 +236,17 @@ export interface DepartureVerdict {
   isAvailable: boolean;
 }
 
+/**
+ * A departure's status (decisions §19) from whether it is closed and its seats: closed; else sold out at 0
+ * remaining; else limited below half the capacity; else available. The OCTO API reads its dates' statuses
+ * by the same rule.
+ */
+export function departureStatus(closed: boolean, remaining: number, capacity: number): DepartureStatus {
+  if (closed) return 'closed';
+  if (remaining === 0) return 'sold_out';
+  return remaining * 2 < capacity ? 'limited' : 'available';
+}
+
 export const cutoffAt = (startsAt: number, cutoffMinutes: number): number =>
   startsAt - cutoffMinutes * 60_000;
 
@@ -273,13 +284,7 @@ export function evaluateDeparture(
           ? 'slot'
           : null;
   const remaining = closedBy ? 0 : free;
-  const status: DepartureStatus = closedBy
-    ? 'closed'
-    : remaining === 0
-      ? 'sold_out'
-      : remaining * 2 < capacity
-        ? 'limited'
-        : 'available';
+  const status = departureStatus(closedBy !== null, remaining, capacity);
   return {
     capacity,
     heldSeats,

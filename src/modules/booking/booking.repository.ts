@@ -34,12 +34,24 @@ export type BookingValues = Omit<
   | TripColumn
   | 'attendance'
   | 'attendance_updated_at'
+  | ChannelColumn
 > & {
   // set by every request (other inserts, such as test fixtures, may leave them out: Generated)
   promo_code_id: number | null;
   promo_code: string | null;
   price_lines: string | null;
-} & { [C in TripColumn]: Selectable<BookingsTable>[C] };
+} & { [C in TripColumn | ChannelColumn]: Selectable<BookingsTable>[C] };
+
+/** A channel booking's own columns (decisions §24): null on the platform's own requests. */
+const CHANNEL_COLUMNS = [
+  'channel_id',
+  'reseller_reference',
+  'octo_uuid',
+  'contact_full_name',
+  'contact_email',
+  'contact_phone',
+] as const;
+type ChannelColumn = (typeof CHANNEL_COLUMNS)[number];
 
 /** What a request stores of its answers and its waiver acceptance (decisions §23). */
 const TRIP_COLUMNS = [
@@ -72,6 +84,7 @@ const BOOKING_COLUMNS = [
   'promo_code',
   'price_lines',
   ...TRIP_COLUMNS,
+  ...CHANNEL_COLUMNS,
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof BookingValues)[];
@@ -115,6 +128,8 @@ export interface BookingParties {
   expires_at: number | null;
   /** the vendor's payment_ttl_minutes: an approval's deadline (decisions §11) */
   payment_ttl_minutes: number;
+  /** the channel it came through (decisions §24), or null */
+  channel_id: number | null;
 }
 
 /**
@@ -129,7 +144,7 @@ export async function findBookingParties(
 ): Promise<BookingParties | undefined> {
   const query = db
     .selectFrom('bookings')
-    .select(['id', 'status', 'customer_id', 'vendor_id', 'starts_at', 'expires_at'])
+    .select(['id', 'status', 'customer_id', 'vendor_id', 'starts_at', 'expires_at', 'channel_id'])
     .select((eb) =>
       eb
         .selectFrom('vendor_profiles')
@@ -155,8 +170,8 @@ export const holdsAt = (now: number | Expression<number>, alias = 'bookings') =>
 };
 
 /**
- * The cancellation policy of a booking's listing as it is now (what a customer's cancel refunds); a
- * booking the caller has just found under lock, so it exists.
+ * The cancellation policy of a booking's listing as it is now (what a customer's cancel refunds), or
+ * undefined when there is no such booking.
  */
 export async function findCancellationPolicy(db: Db, id: number) {
   return db
@@ -170,7 +185,7 @@ export async function findCancellationPolicy(db: Db, id: number) {
     })
     .where('bookings.id', '=', id)
     .$narrowType<{ free_cancellation_hours: number; late_refund_percent: number }>()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
 }
 
 /**
@@ -248,11 +263,11 @@ export async function expireLapsedHolds(
  * subqueries on primary keys rather than joins: on SQLite a join here cost more than the whole lookup
  * (docs/performance.md).
  */
-function bookingsView(db: Db) {
+export function bookingsView(db: Db) {
   return db.selectFrom('bookings');
 }
 
-const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) => {
+export const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) => {
   const customer = () => eb.selectFrom('users').whereRef('users.id', '=', 'bookings.customer_id');
   const vendor = () =>
     eb.selectFrom('vendor_profiles').whereRef('vendor_profiles.id', '=', 'bookings.vendor_id');
@@ -279,8 +294,14 @@ const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) => {
     ...TRIP_COLUMNS.map((c) => `bookings.${c}` as const),
     'bookings.attendance',
     'bookings.attendance_updated_at',
+    ...CHANNEL_COLUMNS.map((c) => `bookings.${c}` as const),
     'bookings.created_at',
     'bookings.updated_at',
+    eb
+      .selectFrom('channels')
+      .select('channels.name')
+      .whereRef('channels.id', '=', 'bookings.channel_id')
+      .as('channel_name'),
     eb
       .selectFrom('listings')
       .select('listings.title')
@@ -299,7 +320,7 @@ const VIEW_COLUMNS = (eb: ExpressionBuilder<Database, 'bookings'>) => {
 };
 
 /** What VIEW_COLUMNS reads besides the booking's own columns; never null (foreign keys). */
-type ViewNames = {
+export type ViewNames = {
   listing_title: string;
   vendor_slug: string;
   vendor_business_name: string;
@@ -310,6 +331,8 @@ type ViewNames = {
   customer_last_name: string;
   customer_email: string;
   customer_phone_number: string;
+  /** null unless the booking came through a channel */
+  channel_name: string | null;
 };
 
 /**

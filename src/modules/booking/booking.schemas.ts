@@ -235,6 +235,41 @@ export const BookingCustomerSchema = Named(
   ),
 );
 
+const BOOKING_CONTACT_EXAMPLE = {
+  full_name: 'Ana Costa',
+  email: 'ana@example.com',
+  phone_number: '+351 912 345 678',
+};
+const BOOKING_CHANNEL_EXAMPLE = { id: 3, name: 'Harbour Hotel concierge' };
+
+export const BookingContactSchema = Named(
+  'BookingContact',
+  Type.Object(
+    {
+      full_name: Nullable(Type.String()),
+      email: Nullable(Type.String()),
+      phone_number: Nullable(Type.String()),
+    },
+    {
+      description:
+        'Who a booking made through a channel is for, as the reseller sent it when confirming (decisions ' +
+        '§24); null until then.',
+      examples: [BOOKING_CONTACT_EXAMPLE],
+    },
+  ),
+);
+
+export const BookingChannelSchema = Named(
+  'BookingChannel',
+  Type.Object(
+    { id: Type.Integer(), name: Type.String({ description: "the channel's name as it is now" }) },
+    {
+      description: 'The channel (a reseller over OCTO) a booking was made through.',
+      examples: [BOOKING_CHANNEL_EXAMPLE],
+    },
+  ),
+);
+
 export const BookingVendorSchema = Named(
   'BookingVendor',
   Type.Object(
@@ -281,7 +316,13 @@ export const BookingSchema = Named(
           "lower-case ISO 4217 code: the listing's (its vendor's) when the booking was requested; it never " +
           'changes, and the booking is paid in it',
       }),
-      customer: Ref(BookingCustomerSchema),
+      // null for a booking made through a channel, which shows its contact and channel instead
+      customer: Nullable(Ref(BookingCustomerSchema)),
+      contact: Nullable(Ref(BookingContactSchema)),
+      channel: Nullable(Ref(BookingChannelSchema)),
+      reseller_reference: Nullable(
+        Type.String({ description: "a channel booking's reference in the reseller's system" }),
+      ),
       vendor: Ref(BookingVendorSchema),
       expires_at: Nullable(
         Type.String({
@@ -321,6 +362,9 @@ export const BookingSchema = Named(
           listing_title: 'Touring kayak',
           currency: 'usd',
           customer: BOOKING_CUSTOMER_EXAMPLE,
+          contact: null,
+          channel: null,
+          reseller_reference: null,
           vendor: BOOKING_VENDOR_EXAMPLE,
           expires_at: '2026-05-05T15:00:00.000Z',
           status_history: [

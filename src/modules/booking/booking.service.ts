@@ -36,7 +36,23 @@ async function attributedClick(
 }
 
 /**
- * Requests a booking. The listing lookup, the unit or seat check and the insert run in one transaction
+ * A reservation through a channel (decisions §24): the channel, the reseller's uuid and reference, and how
+ * long the reseller asks the hold to last.
+ */
+export interface ChannelHold {
+  channelId: number;
+  vendorId: number;
+  uuid: string;
+  resellerReference: string | null;
+  expirationMinutes: number;
+}
+
+/** How long a request holds its window: the vendor's TTL, or a channel's shorter ask within it. */
+const holdMinutes = (requestTtlMinutes: number, channel: ChannelHold | undefined) =>
+  channel ? Math.min(channel.expirationMinutes, requestTtlMinutes) : requestTtlMinutes;
+
+/**
+ * Requests a booking, for a customer or, with `channel`, for a channel whose account is the caller. The listing lookup, the unit or seat check and the insert run in one transaction
  * that holds the listing's lock (PostgreSQL: the listing row FOR UPDATE; SQLite: the write lock, taken by
  * BEGIN IMMEDIATE, with the requests of one moment sharing the commit: `groupCommit`), so simultaneous
  * requests for one listing are checked one after another, each against the bookings of those before it:
@@ -48,6 +64,7 @@ export async function requestBooking(
   caller: AuthUser,
   input: BookingRequestInput,
   client: RequestClient,
+  channel?: ChannelHold,
 ): Promise<Booking> {
   const { target, asked, now } = askedOf(deps, input);
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
@@ -56,7 +73,8 @@ export async function requestBooking(
     deps.db,
     async (trx) => {
       const listing = await findVisibleListing(trx, target.kind, target.id, { forUpdate: true });
-      if (!listing) throw listingNotFound(target);
+      // a channel books its own vendor's listings only (decisions §24)
+      if (!listing || (channel && listing.vendorId !== channel.vendorId)) throw listingNotFound(target);
       const { window, demand, refusal, priced, redemption, trip, resources } = await assessRequest(
         trx,
         listing,
@@ -84,7 +102,7 @@ export async function requestBooking(
           total_price_cents: priced.totalCents,
           currency: listing.currency,
           listing_click_id: clickId,
-          expires_at: holdDeadline(now, listing.requestTtlMinutes, window.startsAt),
+          expires_at: holdDeadline(now, holdMinutes(listing.requestTtlMinutes, channel), window.startsAt),
           promo_code_id: redemption?.id ?? null,
           promo_code: redemption?.code ?? null,
           price_lines: JSON.stringify(priced.lines),
@@ -94,6 +112,12 @@ export async function requestBooking(
           waiver_text_sha256: waiver?.textSha256 ?? null,
           waiver_client_ip: waiver?.clientIp ?? null,
           waiver_user_agent: waiver?.userAgent ?? null,
+          channel_id: channel?.channelId ?? null,
+          reseller_reference: channel?.resellerReference ?? null,
+          octo_uuid: channel?.uuid ?? null,
+          contact_full_name: null,
+          contact_email: null,
+          contact_phone: null,
           created_at: now,
           updated_at: now,
         },

@@ -24,7 +24,14 @@ export const ACTIVE_STATUSES = ['requested', 'approved', 'confirmed'] as const;
 /** States whose hold lapses at the booking's `expires_at` (decisions §11); null in every other state. */
 export const EXPIRING_STATUSES = ['requested', 'approved'] as const;
 
-export type BookingAction = 'approve' | 'decline' | 'cancel' | 'vendor_cancel' | 'confirm_payment' | 'expire';
+export type BookingAction =
+  | 'approve'
+  | 'decline'
+  | 'cancel'
+  | 'vendor_cancel'
+  | 'confirm_payment'
+  | 'expire'
+  | 'channel_confirm';
 
 /** A party to a booking: its customer, or the vendor of its listing. */
 export type BookingParty = 'customer' | 'vendor';
@@ -46,6 +53,10 @@ export const TRANSITIONS = {
   vendor_cancel: { actor: 'vendor', from: ['requested', 'approved', 'confirmed'], to: 'cancelled' },
   confirm_payment: { actor: 'system', from: ['approved'], to: 'confirmed' },
   expire: { actor: 'system', from: EXPIRING_STATUSES, to: 'expired' },
+  // a channel's confirm of its hold (decisions §24): the reseller took the money, so no approval and no
+  // payment. The channel's account is the booking's customer; only channel bookings may take this move
+  // (channelMoveRefusal).
+  channel_confirm: { actor: 'customer', from: ['requested'], to: 'confirmed' },
 } as const satisfies Readonly<Record<BookingAction, Transition>>;
 
 /** The event that reports a booking's arrival in each status (decisions §14). */
@@ -116,4 +127,21 @@ export function statusAt(
  */
 export function holdDeadline(from: number, ttlMinutes: number, startsAt: number): number {
   return Math.min(from + ttlMinutes * MINUTE_MS, startsAt);
+}
+
+/**
+ * Why a move the state machine allows is refused for a booking's channel (decisions §24), or undefined:
+ * a channel's hold is the channel's to confirm, so its vendor can neither approve nor decline it while it
+ * is on hold (vendor-cancel stays open), and only a channel booking is confirmed by its channel.
+ */
+export function channelMoveRefusal(
+  action: BookingAction,
+  status: BookingStatus,
+  channelId: number | null,
+): string | undefined {
+  if (action === 'channel_confirm' && channelId === null)
+    return 'Only a booking made through a channel is confirmed by its channel.';
+  if (channelId !== null && status === 'requested' && (action === 'approve' || action === 'decline'))
+    return `A channel's hold is confirmed or cancelled by the channel; its vendor cannot ${action} it, only vendor-cancel it.`;
+  return undefined;
 }

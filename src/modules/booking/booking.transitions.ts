@@ -8,6 +8,7 @@ import { AppError, permissionDenied } from '../../http/errors.ts';
 import type { BookingDeps } from './booking.deps.ts';
 import * as repo from './booking.repository.ts';
 import {
+  channelMoveRefusal,
   deniedMessage,
   holdDeadline,
   nextStatus,
@@ -47,6 +48,8 @@ export async function moveBooking(
   const status = statusAt(booking, now);
   const next = nextStatus(status, action);
   if (!next) throw invalidState(status, action);
+  const channelRefusal = channelMoveRefusal(action, status, booking.channel_id);
+  if (channelRefusal) throw new AppError('invalid_state', channelRefusal);
   const refused = refuse?.(status, booking);
   if (refused) throw refused;
   const vendorNotes = transition.to === 'cancelled' ? undefined : input.vendor_notes;

@@ -41,13 +41,7 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[], 
     vendor_slug: row.vendor_slug,
     listing_title: row.listing_title,
     currency: row.currency,
-    customer: {
-      id: row.customer_id,
-      first_name: row.customer_first_name,
-      last_name: row.customer_last_name,
-      email: row.customer_email,
-      phone_number: row.customer_phone_number,
-    },
+    ...partiesOut(row),
     vendor: {
       business_name: row.vendor_business_name,
       slug: row.vendor_slug,
@@ -68,6 +62,35 @@ export function toBooking(row: repo.BookingViewRow, history: repo.HistoryRow[], 
   };
 }
 export type Booking = ReturnType<typeof toBooking>;
+
+/**
+ * Who the booking is for: its customer's account; or, for a booking made through a channel (decisions
+ * §24), no customer (the row names the channel's account, which is nobody) but the contact the reseller
+ * sent, the channel and the reseller's reference.
+ */
+function partiesOut(row: repo.BookingViewRow) {
+  const channel = row.channel_id === null ? null : { id: row.channel_id, name: row.channel_name ?? '' };
+  return {
+    customer: channel
+      ? null
+      : {
+          id: row.customer_id,
+          first_name: row.customer_first_name,
+          last_name: row.customer_last_name,
+          email: row.customer_email,
+          phone_number: row.customer_phone_number,
+        },
+    contact: channel
+      ? {
+          full_name: row.contact_full_name,
+          email: row.contact_email,
+          phone_number: row.contact_phone,
+        }
+      : null,
+    channel,
+    reseller_reference: row.reseller_reference,
+  };
+}
 
 /** A booking's lines as stored when it was requested; a booking of before has its total as one line. */
 function linesOf(row: repo.BookingViewRow): PriceLine[] {

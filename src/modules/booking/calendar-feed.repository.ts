@@ -51,6 +51,8 @@ export async function storeFeedToken(
 export const feedBookings = (db: Db, vendorId: number, now: number) =>
   feedBookingsQuery(db, vendorId, now).execute();
 
+export type FeedRow = Awaited<ReturnType<typeof feedBookings>>[number];
+
 /** feedBookings's query, for a test to read its plan. */
 export function feedBookingsQuery(db: Db, vendorId: number, now: number) {
   const { endsFrom, startsUntil } = feedWindow(now);
@@ -58,8 +60,9 @@ export function feedBookingsQuery(db: Db, vendorId: number, now: number) {
     db
       .selectFrom('bookings')
       .innerJoin('listings', 'listings.id', 'bookings.listing_id')
-      // a left join: a booking without a customer account is still the vendor's booking
-      .leftJoin('users', 'users.id', 'bookings.customer_id')
+      // a channel's booking names its channel's account, which is nobody: the contact says who it is for
+      .innerJoin('users', 'users.id', 'bookings.customer_id')
+      .leftJoin('channels', 'channels.id', 'bookings.channel_id')
       .select([
         'bookings.id',
         'bookings.status',
@@ -72,6 +75,13 @@ export function feedBookingsQuery(db: Db, vendorId: number, now: number) {
         'listings.location',
         'users.first_name',
         'users.last_name',
+        'users.email',
+        'users.phone_number',
+        'bookings.channel_id',
+        'channels.name as channel_name',
+        'bookings.contact_full_name',
+        'bookings.contact_email',
+        'bookings.contact_phone',
       ])
       .where('bookings.vendor_id', '=', vendorId)
       .where('bookings.ends_at', '>=', endsFrom)

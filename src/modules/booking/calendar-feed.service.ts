@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { AuthUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
+import { bookedFor } from '../../lib/booked-for.ts';
 import type { Clock } from '../../lib/clock.ts';
 import * as repo from './calendar-feed.repository.ts';
-import { accountName, calendarEventOf } from './calendar-feed.ts';
+import { calendarEventOf } from './calendar-feed.ts';
 import { feedCalendar } from './calendar-ics.ts';
 
 // The vendor's calendar feed (decisions §24): its secret URL, shown again whenever asked and replaced on
@@ -45,6 +46,24 @@ export async function rotateFeed(deps: CalendarFeedDeps, caller: AuthUser): Prom
   return { url: feedUrl(deps.publicUrl, token) };
 }
 
+/** Who a feed row is for: its customer's account, or for a channel's booking its contact and channel. */
+function feedParty(row: repo.FeedRow) {
+  if (row.channel_id === null)
+    return {
+      customer: {
+        first_name: row.first_name,
+        last_name: row.last_name,
+        email: row.email,
+        phone_number: row.phone_number,
+      },
+    };
+  return {
+    customer: null,
+    contact: { full_name: row.contact_full_name, email: row.contact_email, phone_number: row.contact_phone },
+    channel: { id: row.channel_id, name: row.channel_name ?? '' },
+  };
+}
+
 const feedNotFound = () => notFound('Calendar feed not found.');
 
 /** The feed of `token` as iCalendar text; 404 for a token that is not (or no longer) a vendor's. */
@@ -60,9 +79,7 @@ export async function feedIcs(deps: CalendarFeedDeps, token: string): Promise<st
         starts_at: Number(row.starts_at),
         ends_at: Number(row.ends_at),
         updated_at: Number(row.updated_at),
-        customer_name: accountName(row.first_name ?? '', row.last_name ?? ''),
-        // bookings have no contact of their own yet: channel bookings (issue 42) bring one, named here
-        contact_name: null,
+        booked_for: bookedFor(feedParty(row)).name,
       },
       deps.publicUrl,
       `/vendor/bookings/${row.id}`,

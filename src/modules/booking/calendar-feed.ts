@@ -36,18 +36,6 @@ export function inFeed(booking: FeedCandidate, now: number): boolean {
   );
 }
 
-/**
- * The name a booking's event shows: its customer's, else its contact's (a channel booking has a contact
- * and no customer); null when neither has one. Blank names count as none.
- */
-export function bookerName(customerName: string | null, contactName: string | null): string | null {
-  return customerName?.trim() || contactName?.trim() || null;
-}
-
-/** "Rita Sousa" from an account's first and last name; null when both are blank. */
-export const accountName = (firstName: string, lastName: string): string | null =>
-  `${firstName.trim()} ${lastName.trim()}`.trim() || null;
-
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** "3 participants" for an adventure, "2 units" for equipment. */
@@ -101,8 +89,8 @@ export interface EventFacts {
   quantity: number | null;
   listing_title: string;
   location: string;
-  customer_name: string | null;
-  contact_name: string | null;
+  /** who it is for, as bookedFor (src/lib/booked-for.ts) names them; '' for nobody */
+  booked_for: string;
   updated_at: number;
 }
 
@@ -112,7 +100,7 @@ export function calendarEventOf(facts: EventFacts, publicUrl: string, pagePath: 
     uid: bookingUid(facts.id, publicUrl),
     start: new Date(facts.starts_at),
     end: new Date(facts.ends_at),
-    summary: eventSummary(facts.listing_title, bookerName(facts.customer_name, facts.contact_name), facts),
+    summary: eventSummary(facts.listing_title, facts.booked_for.trim() || null, facts),
     status: eventStatus(facts.status),
     location: facts.location,
     url: `${publicUrl}${pagePath}`,

@@ -10,7 +10,12 @@ import * as repo from './booking.repository.ts';
 import { nextStatus, STATUS_EVENTS, statusAt } from './booking.state-machine.ts';
 import { invalidState, moveBooking } from './booking.transitions.ts';
 import { type Booking, bookingNotFound, partyToRow, recordBookingEvent } from './booking.view.ts';
-import { type CancellationPolicy, customerRefundCents, inFreeCancellation } from './cancellation.ts';
+import {
+  type CancellationPolicy,
+  channelMayCancel,
+  customerRefundCents,
+  inFreeCancellation,
+} from './cancellation.ts';
 import { asSeenBy } from './trip-terms.ts';
 
 /** A booking after a cancel, with the refund the cancel made (null when none). */
@@ -53,8 +58,10 @@ export async function cancelInTransaction(
   now: number,
 ): Promise<{ booking: Booking; refundId: number | undefined }> {
   await deps.refunds.lockPayments(trx, id);
+  // undefined when there is no such booking: moveBooking then answers 404
+  const policy = await cancellationPolicyOf(trx, id);
   const { found, to } = await moveBooking(trx, caller, id, action, input, now, (status, row) =>
-    cancelRefusal(action, status, row.starts_at, now),
+    cancelRefusal(action, status, row, policy, now),
   );
   const refundId =
     action === 'vendor_cancel'
@@ -62,7 +69,7 @@ export async function cancelInTransaction(
       : await deps.refunds.reserve(
           trx,
           id,
-          customerCancelRefund(await cancellationPolicyOf(trx, id), found.starts_at, now),
+          customerCancelRefund(policy as CancellationPolicy, found.starts_at, now),
           'requested_by_customer',
           now,
           caller.id,
@@ -71,24 +78,38 @@ export async function cancelInTransaction(
   return { booking: await recordBookingEvent(trx, id, [STATUS_EVENTS[to]], now, involved), refundId };
 }
 
-/** Why a cancel the state machine allows is refused: a customer's, of a confirmed booking already begun. */
+/**
+ * Why a cancel the state machine allows is refused: a customer's, of a confirmed booking already begun; a
+ * channel's, of a confirmed booking past its free cancellation (channelMayCancel: 400, the booking
+ * unchanged, decisions §24).
+ */
 function cancelRefusal(
   action: 'cancel' | 'vendor_cancel',
   status: BookingStatus,
-  startsAt: number,
+  booking: { starts_at: number; channel_id: number | null },
+  policy: CancellationPolicy | undefined,
   now: number,
 ): AppError | undefined {
-  return action === 'cancel' && status === 'confirmed' && now >= startsAt
+  if (action !== 'cancel') return undefined;
+  const confirmed = status === 'confirmed';
+  if (booking.channel_id !== null && policy && !channelMayCancel(policy, confirmed, booking.starts_at, now))
+    return new AppError(
+      'invalid',
+      `The free cancellation ended ${policy.freeCancellationHours} hours before the start: the booking stays confirmed.`,
+    );
+  return confirmed && now >= booking.starts_at
     ? new AppError('invalid_state', 'A confirmed booking can be cancelled only before it starts.')
     : undefined;
 }
 
-async function cancellationPolicyOf(db: Db, bookingId: number): Promise<CancellationPolicy> {
+async function cancellationPolicyOf(db: Db, bookingId: number): Promise<CancellationPolicy | undefined> {
   const terms = await repo.findCancellationPolicy(db, bookingId);
-  return {
-    freeCancellationHours: terms.free_cancellation_hours,
-    lateRefundPercent: terms.late_refund_percent,
-  };
+  return (
+    terms && {
+      freeCancellationHours: terms.free_cancellation_hours,
+      lateRefundPercent: terms.late_refund_percent,
+    }
+  );
 }
 
 /** A vendor's cancel refunds all that remains of the paid payment (decisions §12). */
@@ -128,10 +149,10 @@ export async function previewCancellation(
     if (!booking || !party) throw bookingNotFound();
     const action = party === 'customer' ? 'cancel' : 'vendor_cancel';
     const status = statusAt(booking, now);
+    const policy = (await cancellationPolicyOf(db, id)) as CancellationPolicy;
     const refusal = nextStatus(status, action)
-      ? cancelRefusal(action, status, booking.starts_at, now)
+      ? cancelRefusal(action, status, booking, policy, now)
       : invalidState(status, action);
-    const policy = await cancellationPolicyOf(db, id);
     const paid = await deps.refunds.paid(db, id);
     const refundOf =
       action === 'cancel' ? customerCancelRefund(policy, booking.starts_at, now) : vendorCancelRefund;

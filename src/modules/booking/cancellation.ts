@@ -25,3 +25,17 @@ export function customerRefundCents(
 export function inFreeCancellation(policy: CancellationPolicy, startsAt: number, now: number): boolean {
   return startsAt - now >= policy.freeCancellationHours * HOUR_MS;
 }
+
+/**
+ * Whether a channel may cancel its booking at `now` (decisions §24): a hold (or anything not yet
+ * confirmed) is released at any time; a confirmed booking only while its free cancellation lasts, the
+ * reseller having taken the money on the policy's terms.
+ */
+export function channelMayCancel(
+  policy: CancellationPolicy,
+  confirmed: boolean,
+  startsAt: number,
+  now: number,
+): boolean {
+  return !confirmed || inFreeCancellation(policy, startsAt, now);
+}

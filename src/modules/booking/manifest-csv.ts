@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { bookedFor, bookedForLine } from '../../lib/booked-for.ts';
 import { csvStream } from '../../lib/csv.ts';
 import { localTimeAt } from '../../lib/local-days.ts';
 import type { Manifest, ManifestBooking } from './day-of-trip.service.ts';
@@ -45,9 +46,9 @@ function rowOf(section: string, at: string, timeZone: string, b: ManifestBooking
     booking_id: b.id,
     status: b.status,
     attendance: b.attendance,
-    customer_name: `${b.customer.first_name} ${b.customer.last_name}`.trim(),
-    customer_email: b.customer.email,
-    customer_phone: b.customer.phone_number,
+    customer_name: bookedForLine(b),
+    customer_email: bookedFor(b).email,
+    customer_phone: bookedFor(b).phone,
     participants_count: b.participants_count,
     quantity: b.quantity,
     starts_at: b.starts_at,

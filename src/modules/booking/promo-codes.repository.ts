@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db, PromoCodesTable } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect.ts';
+import { newestFirstPage } from '../../db/page-query.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 import { holdsAt } from './booking.repository.ts';
@@ -129,18 +130,7 @@ export async function findVendorPromoCode(
 }
 
 export async function listVendorPromoCodes(db: Db, vendorId: number, page: Page) {
-  const base = db.selectFrom('promo_codes').where('vendor_id', '=', vendorId);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(count.n) };
+  return newestFirstPage<PromoCodeRow>(db.selectFrom('promo_codes').where('vendor_id', '=', vendorId), page);
 }
 
 export async function insertPromoCode(db: Db, values: Insertable<PromoCodesTable>): Promise<number> {

@@ -4,6 +4,7 @@ export { ADVENTURE, EQUIPMENT, KINDS, type KindDescriptor, type ListingAttribute
 export { ListCache } from './list-cache.ts';
 export {
   findListingById,
+  findVendorVisibleListings,
   findVisibleListing,
   type ListingRef,
 } from './listing-lookup.repository.ts';

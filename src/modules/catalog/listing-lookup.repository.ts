@@ -56,6 +56,8 @@ export interface ListingRef {
   bufferMinutes: number;
   /** the vendor's opening hours for pick-up and return; null: always open */
   openingHours: OpeningHours | null;
+  /** cancellation policy: a customer's cancel this long before starts_at is refunded in full */
+  freeCancellationHours: number;
 }
 
 const COLUMNS = [
@@ -81,6 +83,7 @@ const COLUMNS = [
   'max_duration_minutes',
   'buffer_minutes',
   'questions',
+  'free_cancellation_hours',
 ] as const;
 
 // The vendor's currency by primary key, in the listing's own statement (no second round trip).
@@ -136,6 +139,7 @@ type Row = {
   max_duration_minutes: number | null;
   buffer_minutes: number;
   opening_hours: string | null;
+  free_cancellation_hours: number;
 };
 
 const toRef = (row: Row): ListingRef => ({
@@ -165,7 +169,16 @@ const toRef = (row: Row): ListingRef => ({
   maxDurationMinutes: row.max_duration_minutes,
   bufferMinutes: row.buffer_minutes,
   openingHours: parseOpeningHours(row.opening_hours),
+  freeCancellationHours: row.free_cancellation_hours,
 });
+
+/** A listing's columns with its vendor's, as toRef reads them. */
+const listingRows = (db: Db) =>
+  db
+    .selectFrom('listings')
+    .select(COLUMNS)
+    .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
+    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>();
 
 /** A listing of that kind by id, whatever its state (archived and inactive included). */
 export async function findListingById(
@@ -173,14 +186,7 @@ export async function findListingById(
   kind: ListingKind,
   id: number,
 ): Promise<ListingRef | undefined> {
-  const row = await db
-    .selectFrom('listings')
-    .select(COLUMNS)
-    .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
-    .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
-    .where('id', '=', id)
-    .where('kind', '=', kind)
-    .executeTakeFirst();
+  const row = await listingRows(db).where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
   return row ? toRef(row) : undefined;
 }
 
@@ -219,6 +225,25 @@ export async function findVisibleListing(
 ): Promise<ListingRef | undefined> {
   const [row] = await (options.forUpdate ? visibleListingForUpdate : visibleListing)(db, { kind, id });
   return row ? toRef(row) : undefined;
+}
+
+/**
+ * A vendor's visible (active, not archived) listings of both kinds, oldest first, or those with one
+ * `publicId` (of either kind: public ids are unique per kind only). What a reseller's channel sells
+ * (decisions §24).
+ */
+export async function findVendorVisibleListings(
+  db: Db,
+  vendorId: number,
+  publicId?: string,
+): Promise<ListingRef[]> {
+  let query = listingRows(db)
+    .where('vendor_id', '=', vendorId)
+    .where('is_active', '=', 1)
+    .where('archived_at', 'is', null);
+  if (publicId !== undefined) query = query.where('public_id', '=', publicId);
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map(toRef);
 }
 
 /** findVisibleListing through a cache, for reads that lock nothing (availability checks). */

@@ -1,5 +1,5 @@
 import { parseDateTime } from '../../lib/datetime.ts';
-import { accountName, type Booking, bookingCalendar, calendarEventOf } from '../booking/index.ts';
+import { type Booking, bookedFor, bookingCalendar, calendarEventOf } from '../booking/index.ts';
 import type { MailAttachment } from './mailer.ts';
 
 // The booking as an .ics file for the customer's calendar (decisions §24): the same event, UID included, as
@@ -24,6 +24,8 @@ export function bookingIcsAttachment(
     | 'quantity'
     | 'listing_title'
     | 'customer'
+    | 'contact'
+    | 'channel'
     | 'vendor'
   >,
   changedAt: string,
@@ -39,9 +41,7 @@ export function bookingIcsAttachment(
       quantity: booking.quantity,
       listing_title: booking.listing_title,
       location: '',
-      customer_name: accountName(booking.customer.first_name, booking.customer.last_name),
-      // bookings have no contact of their own yet: channel bookings (issue 42) bring one, named here
-      contact_name: null,
+      booked_for: bookedFor(booking).name,
       updated_at: instant(changedAt),
     },
     publicUrl,

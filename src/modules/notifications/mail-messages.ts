@@ -1,6 +1,6 @@
 import type { EventBody, EventType, InvitationEventData } from '../../outbox/events.ts';
 import { EVENT_TYPES } from '../../outbox/events.ts';
-import type { Booking, Refund } from '../booking/index.ts';
+import { type Booking, bookedFor, bookedForLine, type Refund } from '../booking/index.ts';
 import { bookingIcsAttachment } from './mail-calendar.ts';
 import type { MailMessage } from './mailer.ts';
 
@@ -21,6 +21,8 @@ export type MailBooking = Pick<
   | 'ends_at'
   | 'quantity'
   | 'participants_count'
+  | 'contact'
+  | 'channel'
   | 'total_price'
   | 'currency'
   | 'expires_at'
@@ -50,8 +52,7 @@ interface Template {
 }
 
 const vendorName = (b: MailBooking) => b.vendor.business_name;
-const customerName = (b: MailBooking) =>
-  `${b.customer.first_name} ${b.customer.last_name}`.trim() || b.customer.email;
+const customerName = (b: MailBooking) => bookedForLine(b);
 
 /** The status the booking left when it expired, if its history records the expiry. */
 const expiredFrom = (b: MailBooking) =>
@@ -180,7 +181,7 @@ export function bookingMail(input: {
         }
       : {
           label: 'Customer',
-          value: contact(customerName(booking), booking.customer.email, booking.customer.phone_number),
+          value: contact(customerName(booking), bookedFor(booking).email, bookedFor(booking).phone),
         },
     { label: 'From', value: localTime(booking.starts_at, zone) },
     { label: 'Until', value: localTime(booking.ends_at, zone) },

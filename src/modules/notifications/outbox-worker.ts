@@ -189,11 +189,14 @@ async function deliveriesOf(
         rows.push({ ...base, channel: 'webhook', endpoint_id: endpoint.id });
   const roles = deps.mailRecipients(type);
   if (roles.length === 0) return rows;
-  const { data } = JSON.parse(event.payload) as EventBody<{ booking: { customer: { email: string } } }>;
+  // a booking made through a channel has no customer here (decisions §24): the reseller tells its own
+  const { data } = JSON.parse(event.payload) as EventBody<{
+    booking: { customer: { email: string } | null };
+  }>;
   for (const role of roles) {
     const recipient =
       role === 'customer'
-        ? data.booking.customer.email
+        ? data.booking.customer?.email
         : event.vendor_id !== null
           ? await repo.vendorMailAddress(trx, event.vendor_id)
           : undefined;

@@ -86,6 +86,10 @@ describe('booking request: the booking object and price', () => {
         email: customer.email,
         phone_number: '+44 7700 900123',
       },
+      // a customer's own request: no channel, contact or reseller reference (decisions §24)
+      contact: null,
+      channel: null,
+      reseller_reference: null,
       vendor: {
         business_name: 'Algarve Kayaks',
         slug: 'algarve-kayaks',

@@ -27,6 +27,8 @@ export function mailBooking(overrides: Partial<MailBooking> = {}): MailBooking {
     total_price: '90.00',
     currency: 'nzd',
     expires_at: '2026-06-30T21:30:00.000Z',
+    contact: null,
+    channel: null,
     customer: {
       id: 7,
       first_name: 'Ana',

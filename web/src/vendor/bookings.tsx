@@ -2,6 +2,7 @@
 // contact, the deadline that applies, and the vendor's actions (decisions §6, §11, §12).
 import { useId, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
+import { bookedFor } from '../../../src/lib/booked-for.ts';
 import { api, call, type Schemas } from '../api.ts';
 import { BookingAnswers } from '../components/booking-answers.tsx';
 import { PriceLines } from '../components/price-lines.tsx';
@@ -164,8 +165,8 @@ function BookingCard({
 }) {
   const headingId = useId();
   const due = deadline(booking, timeZone);
-  const { customer } = booking;
-  const name = `${customer.first_name} ${customer.last_name}`.trim() || customer.email;
+  // a channel's booking shows its contact, labelled with the channel (decisions §24)
+  const { name, email, phone, via } = bookedFor(booking);
   return (
     <article class="card booking" aria-labelledby={headingId}>
       <h2 id={headingId} class="booking-title">
@@ -175,6 +176,7 @@ function BookingCard({
           <a href={`/vendor/bookings/${booking.id}`}>{booking.listing_title}</a>
         )}{' '}
         <StatusBadge status={booking.status} />
+        {via && <span class="channel-label">Via {via}</span>}
       </h2>
       <dl class="booking-facts">
         <dt>Booking</dt>
@@ -195,18 +197,33 @@ function BookingCard({
           />
           {booking.promo_code && <span class="muted">Promo code {booking.promo_code}</span>}
         </dd>
-        <dt>Customer</dt>
+        <dt>{via ? 'Contact' : 'Customer'}</dt>
         <dd>
           {name}
-          <br />
-          <a href={`mailto:${customer.email}`}>{customer.email}</a>
-          {customer.phone_number && (
+          {email && (
             <>
               <br />
-              <a href={`tel:${customer.phone_number}`}>{customer.phone_number}</a>
+              <a href={`mailto:${email}`}>{email}</a>
+            </>
+          )}
+          {phone && (
+            <>
+              <br />
+              <a href={`tel:${phone}`}>{phone}</a>
             </>
           )}
         </dd>
+        {via && (
+          <>
+            <dt>Channel</dt>
+            <dd>
+              {via}
+              {booking.reseller_reference && (
+                <span class="muted"> · reference {booking.reseller_reference}</span>
+              )}
+            </dd>
+          </>
+        )}
         {booking.customer_notes && (
           <>
             <dt>Customer's note</dt>

@@ -1,4 +1,5 @@
 // The dashboard's first page: what needs an answer now, what comes next, and the last 30 days at a glance.
+import { bookedForLine } from '../../../src/lib/booked-for.ts';
 import { api, call } from '../api.ts';
 import { dateTime, money } from '../format.ts';
 import { useSession } from '../session.tsx';
@@ -109,7 +110,7 @@ export function OverviewPage() {
             {upcoming.data.map((b) => (
               <li key={b.id} class="card">
                 <a href={`/vendor/bookings/${b.id}`}>{b.listing_title}</a> · {dateTime(b.starts_at, timeZone)}{' '}
-                · {b.customer.first_name} {b.customer.last_name} <StatusBadge status={b.status} />
+                · {bookedForLine(b)} <StatusBadge status={b.status} />
               </li>
             ))}
           </ul>

@@ -3,6 +3,7 @@
 // phone, waiver and payment per booking, a print layout (one page per section) and the CSV download. The
 // rules of attendance are the API's: a refused tap shows the API's reason on the booking.
 import { useId, useState } from 'preact/hooks';
+import { bookedFor } from '../../../src/lib/booked-for.ts';
 import { api, call, type Schemas, saveFile } from '../api.ts';
 import { BookingAnswers } from '../components/booking-answers.tsx';
 import { money, plural, statusWord } from '../format.ts';
@@ -54,8 +55,8 @@ function BookingRow({
   onChanged: (booking: ManifestBooking) => void;
 }) {
   const headingId = useId();
-  const { customer } = booking;
-  const name = `${customer.first_name} ${customer.last_name}`.trim() || customer.email;
+  // a channel's booking shows its contact, labelled with the channel (decisions §24)
+  const { name, phone, via } = bookedFor(booking);
   const equipment = booking.equipment_item_id !== null;
   const mark = useAction(async (status: Attendance) => {
     const changed = await call(() =>
@@ -73,6 +74,7 @@ function BookingRow({
     <article class={`card trip-booking attendance-${booking.attendance}`} aria-labelledby={headingId}>
       <header class="trip-booking-head">
         <h3 id={headingId}>{name}</h3>
+        {via && <span class="channel-label">Via {via}</span>}
         <strong class="attendance" data-attendance={booking.attendance}>
           {ATTENDANCE_WORDS[booking.attendance]}
         </strong>
@@ -83,9 +85,9 @@ function BookingRow({
         {money(booking.total_price, booking.currency)}
         {equipment && ` · ${timeOf(booking.starts_at, timeZone)}–${timeOf(booking.ends_at, timeZone)}`}
       </p>
-      {customer.phone_number && (
+      {phone && (
         <p>
-          <a href={`tel:${customer.phone_number}`}>{customer.phone_number}</a>
+          <a href={`tel:${phone}`}>{phone}</a>
         </p>
       )}
       {booking.waiver ? (
