@@ -69,8 +69,10 @@ describe('migration 2026112504-booking-expiry', () => {
     expect(await bookingsObjects()).toEqual(latest);
     // the table's other indexes and triggers are the ones it had before the migration, but for the rollup
     // triggers that a later migration (2026112701) replaced and the indexes later ones add (2026112803:
-    // the promo codes'; 2026113001: the manifest's by vendor and day)
+    // the promo codes'; 2026113001: the manifest's by vendor and day; 2026120101: a channel's references)
     const changed = [
+      'bookings_channel_uuid_key',
+      'bookings_channel_reference_idx',
       'bookings_promo_code_idx',
       'bookings_vendor_starts_idx',
       'bookings_vendor_ends_idx',
