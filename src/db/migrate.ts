@@ -39,6 +39,7 @@ import * as teams from './migrations/2026112905-teams.ts';
 import * as dayOfTrip from './migrations/2026113001-day-of-trip.ts';
 import * as resources from './migrations/2026113001-resources.ts';
 import * as channels from './migrations/2026120101-channels.ts';
+import * as channelBookingsIndex from './migrations/2026120103-channel-bookings-index.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '2026113001-day-of-trip': dayOfTrip,
   '2026113001-resources': resources,
   '2026120101-channels': channels,
+  '2026120103-channel-bookings-index': channelBookingsIndex,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

@@ -402,6 +402,52 @@ export async function summaryTotals(
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as SummaryTotals;
 }
 
+export interface ChannelRow {
+  channel_id: number;
+  name: string;
+  bookings: number;
+  confirmed: number;
+  revenue_cents: number;
+}
+
+/**
+ * The vendor's channels with bookings created in [from, to) (decisions §24), each with those bookings,
+ * those that reached confirmed and their revenue (as the attributed rows count them: reachedConfirmed,
+ * revenueOf), read from the bookings themselves (the rollups keep no channel) through the channel's
+ * (channel_id, created_at) index; by bookings descending, then name and id.
+ */
+export async function channelRows(
+  db: Db,
+  scope: Scope,
+  range: { from: number; to: number },
+): Promise<ChannelRow[]> {
+  const rows = await db
+    .selectFrom('channels')
+    .innerJoin('bookings', 'bookings.channel_id', 'channels.id')
+    .select((eb) => [
+      'channels.id as channel_id',
+      'channels.name',
+      eb.cast<number>(eb.fn.countAll(), 'integer').as('bookings'),
+      eb.cast<number>(eb.fn.sum(reachedConfirmed), 'integer').as('confirmed'),
+      eb.cast<number>(eb.fn.sum(revenueOf(scope.currency)), 'bigint').as('revenue_cents'),
+    ])
+    .where('channels.vendor_id', '=', scope.vendorId)
+    .where('bookings.vendor_id', '=', scope.vendorId)
+    .where('bookings.created_at', '>=', range.from)
+    .where('bookings.created_at', '<', range.to)
+    .groupBy(['channels.id', 'channels.name'])
+    .orderBy('bookings', 'desc')
+    .orderBy('channels.name')
+    .orderBy('channels.id')
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    bookings: Number(r.bookings),
+    confirmed: Number(r.confirmed),
+    revenue_cents: Number(r.revenue_cents),
+  }));
+}
+
 export interface CampaignRow {
   utm_source: string;
   utm_medium: string;
