@@ -240,19 +240,6 @@ export function windowStandingOf(
   };
 }
 
-/** A date the vendor is closed all day: its whole local date, nothing free. */
-export function closedDayStanding(date: string, timeZone: string, cutoffMinutes: number): Standing {
-  const day = localDay(date, timeZone) ?? { from: 0, to: 0 };
-  return {
-    startsAt: day.from,
-    endsAt: day.to,
-    cutoffAt: cutoffAt(day.from, cutoffMinutes),
-    capacity: 0,
-    remaining: 0,
-    closed: true,
-  };
-}
-
 /** An OCTO availability (POST availability), for a reservation of `units` units (at least 1). */
 export function toOctoAvailability(
   id: string,
