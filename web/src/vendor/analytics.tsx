@@ -295,7 +295,8 @@ function Channels({ summary }: { summary: Summary }) {
     <section aria-labelledby="channels-title">
       <h2 id="channels-title">Channels</h2>
       {summary.channels.length === 0 ? (
-        <Notice>No bookings through a channel in this range.</Notice>
+        // a plain paragraph: the page's one status message is the campaigns' (or the loading state's)
+        <p class="muted">No bookings through a channel in this range.</p>
       ) : (
         <TableScroll label="Channels">
           <table>
