@@ -7,6 +7,7 @@ import { api, call } from '../api.ts';
 import { useSession } from '../session.tsx';
 import { ErrorMessage, Loading, Notice, Page } from '../ui.tsx';
 import { BookingsPage } from './bookings.tsx';
+import { ChannelsPage } from './channels.tsx';
 import { useLoad } from './data.ts';
 import { ListingEditPage, ListingsPage, NewListingPage } from './listings.tsx';
 import { OverviewPage } from './overview.tsx';
@@ -34,6 +35,7 @@ const SECTIONS: readonly (readonly [href: string, name: string, needs?: Operatio
   ['/vendor/promo-codes', 'Promo codes', 'GET /api/v1/booking/vendor/promo-codes/'],
   ['/vendor/analytics', 'Analytics', 'GET /api/v1/marketing/vendor/summary/'],
   ['/vendor/team', 'Team', 'GET /api/v1/accounts/team/'],
+  ['/vendor/channels', 'Channels', 'GET /api/v1/channels/'],
   ['/vendor/settings', 'Settings', 'PATCH /api/v1/accounts/vendor-profile/me/'],
 ];
 
@@ -76,6 +78,7 @@ const Resources = guarded('/vendor/resources', ResourcesPage as ComponentType<Re
 const PromoCodes = guarded('/vendor/promo-codes', PromoCodesPage as ComponentType<Record<string, unknown>>);
 const Analytics = guarded('/vendor/analytics', AnalyticsPage as ComponentType<Record<string, unknown>>);
 const Team = guarded('/vendor/team', TeamPage as ComponentType<Record<string, unknown>>);
+const Channels = guarded('/vendor/channels', ChannelsPage as ComponentType<Record<string, unknown>>);
 const Settings = guarded('/vendor/settings', SettingsPage as ComponentType<Record<string, unknown>>);
 
 /** The section a dashboard path belongs to: the longest nav path it starts with. */
@@ -198,6 +201,7 @@ function Dashboard({ userId, role }: { userId: number; role: string | null }) {
           <Route path="/promo-codes" component={PromoCodes} />
           <Route path="/analytics" component={Analytics} />
           <Route path="/team" component={Team} />
+          <Route path="/channels" component={Channels} />
           <Route path="/settings" component={Settings} />
           <Route default component={NotFound} />
         </Router>

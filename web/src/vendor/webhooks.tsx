@@ -3,6 +3,7 @@
 // log with redelivery.
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
+import { SecretOnce } from '../components/secret-once.tsx';
 import { dateTime } from '../format.ts';
 import type { paths } from '../generated/api.d.ts';
 import {
@@ -14,7 +15,6 @@ import {
   Notice,
   onSubmitRun,
   TableScroll,
-  TextArea,
   useAction,
 } from '../ui.tsx';
 import { useLoad } from './data.ts';
@@ -80,37 +80,15 @@ const endpointsApi = {
 
 /** A new signing secret: shown this once, with a way to copy it. */
 function SecretNotice({ url, secret, onHide }: { url: string; secret: string; onHide: () => void }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const copy = () =>
-    navigator.clipboard.writeText(secret).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
   return (
-    <div class="card stack">
-      <TextArea
-        label={`Signing secret of ${url}`}
-        readOnly
-        rows={2}
-        value={secret}
-        hint="Copy it now into your receiver: it is not shown again. It verifies the webhook-signature header of each delivery."
-      />
-      <div class="row">
-        <button type="button" class="button" onClick={copy}>
-          Copy secret
-        </button>
-        <button type="button" class="button" onClick={onHide}>
-          Hide secret
-        </button>
-        <span role="status">
-          {copied === true
-            ? 'Copied.'
-            : copied === false
-              ? 'Could not copy: select the secret and copy it.'
-              : ''}
-        </span>
-      </div>
-    </div>
+    <SecretOnce
+      label={`Signing secret of ${url}`}
+      value={secret}
+      hint="Copy it now into your receiver: it is not shown again. It verifies the webhook-signature header of each delivery."
+      copyLabel="Copy secret"
+      hideLabel="Hide secret"
+      onHide={onHide}
+    />
   );
 }
 
