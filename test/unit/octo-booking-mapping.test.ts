@@ -147,8 +147,7 @@ const asRow = (r: RowSpec): ChannelBookingRow =>
     listing_id: 1,
     listing_public_id: 'dolphin-watch',
     listing_public_id_shared: false,
-    listing_schedule:
-      r.listing_kind === 'adventure' && r.scheduled ? '[{"weekdays":["mon"],"start_times":["09:00"]}]' : '[]',
+    listing_scheduled: r.listing_kind === 'adventure' && r.scheduled,
     starts_at: START,
     ends_at: START + 2 * HOUR,
     created_at: r.now - r.createdBefore,
@@ -158,7 +157,6 @@ const asRow = (r: RowSpec): ChannelBookingRow =>
     confirmed_at: r.confirmed ? r.now - 1 : null,
     booking_cutoff_minutes: r.cutoff,
     free_cancellation_hours: r.hours,
-    late_refund_percent: 0,
     request_ttl_minutes: 60,
     vendor_time_zone: r.zone,
     octo_uuid: '7c8bb7f6-6a43-4a39-9c31-2b8f6f0c0a11',

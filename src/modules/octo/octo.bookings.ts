@@ -12,7 +12,7 @@ import {
   channelCaller,
   confirmChannelBooking,
   extendChannelHold,
-  requestBooking,
+  requestChannelBooking,
 } from '../booking/index.ts';
 import type { ListingRef } from '../catalog/index.ts';
 import type { ChannelIdentity } from '../channels/index.ts';
@@ -103,9 +103,10 @@ function askedWindow(listing: ListingRef, productId: string, availabilityId: str
 
 /**
  * POST bookings: a hold of the availability for the unit items, `expirationMinutes` long (default 30, at
- * most the vendor's request TTL). With the reseller's `uuid`, a repeat returns the booking it made: looked
- * up first, and, when two repeats race, the unique index on (channel, uuid) lets one insert and the other
- * finds it (whatever refused the other: the index, or the seats its twin took).
+ * most the vendor's request TTL). With the reseller's `uuid`, a repeat returns the booking it made: the
+ * unique index on (channel, uuid) refuses a second insert, and whatever refused the repeat (the index, or
+ * the seats its twin took, also when the two race) it then finds its twin. A first reserve, by far the
+ * common case, so costs no look-up beforehand.
  */
 export async function reserve(
   deps: OctoBookingDeps,
@@ -113,10 +114,6 @@ export async function reserve(
   body: ReserveBody,
   client: { ip: string; userAgent: string },
 ) {
-  if (body.uuid !== undefined) {
-    const existing = await findOne(deps, channel, { uuid: body.uuid });
-    if (existing) return answer(deps, existing);
-  }
   const { listing, productId } = await productOf(deps, channel, body.productId);
   if (body.optionId !== OPTION_ID) throw invalidOptionId(body.optionId);
   const window = askedWindow(listing, productId, body.availabilityId, now(deps));
@@ -130,22 +127,31 @@ export async function reserve(
     ...units.demand,
     customer_notes: body.notes ?? '',
   };
-  let id: number;
+  let view: Awaited<ReturnType<typeof requestChannelBooking>>;
   try {
-    const booking = await requestBooking(deps.booking, channelCaller(actorOf(channel)), input, client, {
+    view = await requestChannelBooking(deps.booking, channelCaller(actorOf(channel)), input, client, {
       channelId: channel.id,
       vendorId: channel.vendorId,
       uuid,
       resellerReference: body.resellerReference ?? null,
       expirationMinutes: body.expirationMinutes ?? DEFAULT_EXPIRATION_MINUTES,
     });
-    id = booking.id;
   } catch (error) {
     const twin = body.uuid === undefined ? undefined : await findOne(deps, channel, { uuid: body.uuid });
     if (twin) return answer(deps, twin);
     throw reserveError(error, body.availabilityId ?? '');
   }
-  return answer(deps, (await findOne(deps, channel, { id })) as ChannelBookingRow);
+  // the new booking as its view read it, with what the product already told of its listing
+  return answer(deps, {
+    ...view,
+    confirmed_at: null,
+    listing_public_id: listing.publicId,
+    listing_public_id_shared: productId !== listing.publicId,
+    listing_scheduled: availabilityTypeOf(listing) === 'START_TIME',
+    booking_cutoff_minutes: listing.bookingCutoffMinutes,
+    free_cancellation_hours: listing.freeCancellationHours,
+    request_ttl_minutes: listing.requestTtlMinutes,
+  });
 }
 
 const DEMAND_FIELDS = ['participants', 'participants_count', 'quantity'];
