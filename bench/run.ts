@@ -34,6 +34,7 @@ import {
   iso,
   jsonBody,
   login,
+  octoReserveRequests,
   procStatusKb,
   rentalBookingRequests,
   serverEnv,
@@ -524,6 +525,8 @@ const RATIO_TARGETS: Record<string, number> = {
   m: 0.25,
   // decisions §24: a reseller's OCTO availability for a START_TIME product over 7 days (a read, like m)
   o: 0.25,
+  // decisions §24: a reseller's OCTO reserve of a departure is a booking request like e, within 15 % of it
+  u: 0.102,
   // decisions §21: a quote with categories, extras and a code (a read: no lock, no write)
   p: 0.25,
   // a booking request with categories, extras and a code is a booking request like e, within 10 % of it
@@ -749,6 +752,14 @@ const SCENARIOS: Scenario[] = [
           }),
         };
       }),
+  },
+  {
+    key: 'u',
+    title: 'OCTO reserve',
+    connections: (profile) => profile.connections,
+    // a reseller holds one seat of a departure, as l requests one (decisions §24: the same booking path)
+    requests: ({ fixtures, channelKey }) =>
+      rotating(octoReserveRequests(fixtures.tours, BENCH_TOUR_TIMES, channelKey, fixtures.latestBookingEnd)),
   },
   {
     // a vendor's own route behind the team's permission check (decisions §25): the user lookup carries the
