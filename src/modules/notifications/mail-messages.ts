@@ -50,6 +50,13 @@ interface Template {
 
 const vendorName = (b: MailBooking) => b.vendor.business_name;
 const customerName = (b: MailBooking) => bookedForLine(b);
+/** The channel a booking came through (decisions §24), or null. */
+const viaChannel = (b: MailBooking) => bookedFor(b).via;
+/** " for <contact>" once a channel's booking has its contact's name; "" before. */
+const forWhom = (b: MailBooking) => {
+  const { name, via } = bookedFor(b);
+  return name && name !== via ? ` for ${name}` : '';
+};
 
 /** The status the booking left when it expired, if its history records the expiry. */
 const expiredFrom = (b: MailBooking) =>
@@ -68,10 +75,17 @@ const TEMPLATES: Record<EventType, Partial<Record<BookingMailRole, Template>>> =
     },
     vendor: {
       subject: (b) => `New booking request: ${b.listing_title}`,
-      lead: (b) => [
-        `${customerName(b)} asks to book ${b.listing_title}.`,
-        'Please approve or decline the request before the deadline below; an unanswered request expires then.',
-      ],
+      // a channel's hold (decisions §24) is the channel's to confirm, not the vendor's to answer
+      lead: (b) =>
+        viaChannel(b)
+          ? [
+              `${viaChannel(b)} holds ${b.listing_title}${forWhom(b)}.`,
+              'The channel confirms or releases the hold; unconfirmed, it expires at the deadline below.',
+            ]
+          : [
+              `${customerName(b)} asks to book ${b.listing_title}.`,
+              'Please approve or decline the request before the deadline below; an unanswered request expires then.',
+            ],
       deadline: 'Answer by',
     },
   },
@@ -131,7 +145,11 @@ const TEMPLATES: Record<EventType, Partial<Record<BookingMailRole, Template>>> =
     },
     vendor: {
       subject: (b) => `Booking confirmed: ${b.listing_title}`,
-      lead: (b) => [`${customerName(b)} has paid: the booking of ${b.listing_title} is confirmed.`],
+      lead: (b) => [
+        viaChannel(b)
+          ? `${viaChannel(b)} confirmed the booking of ${b.listing_title}${forWhom(b)} (paid to the channel).`
+          : `${customerName(b)} has paid: the booking of ${b.listing_title} is confirmed.`,
+      ],
     },
   },
   'payment.succeeded': {},
