@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { localDateAt, localDay } from '../../lib/local-days.ts';
+import { localDateAt } from '../../lib/local-days.ts';
 import { departuresWithVerdicts, MAX_RANGE_DAYS, windowStanding } from '../booking/index.ts';
 import type { ListingRef } from '../catalog/index.ts';
 import type { ChannelIdentity } from '../channels/index.ts';
@@ -7,8 +7,6 @@ import { badRequest, invalidAvailabilityId, invalidOptionId, invalidUnitId } fro
 import {
   availabilityIdOf,
   departureStanding,
-  localDatesBetween,
-  openingDayOf,
   parseAvailabilityId,
   type Standing,
   toOctoAvailability,
@@ -18,6 +16,13 @@ import {
 import { availabilityTypeOf, OPTION_ID, unitsOf } from './octo.products.ts';
 import type { AvailabilityCalendarBody, AvailabilityCheckBody } from './octo.schemas.ts';
 import { type OctoDeps, productOf } from './octo.service.ts';
+import {
+  datesSpanned,
+  isCalendarDate,
+  localDatesBetween,
+  localDayBounds,
+  openingDayOf,
+} from './octo.time.ts';
 
 // POST availability and POST availability/calendar (decisions §24): a START_TIME product's availabilities
 // are its departures with their §19 verdicts (the departures service decides, nothing here); an
@@ -40,10 +45,10 @@ function unitsAsked(listing: ListingRef, asked: { id: string; quantity: number }
 function checkedRange(start: string | undefined, end: string | undefined): Range {
   if (start === undefined || end === undefined)
     throw badRequest('localDateStart and localDateEnd are required');
-  if (!localDay(start, 'UTC') || !localDay(end, 'UTC'))
+  if (!isCalendarDate(start) || !isCalendarDate(end))
     throw badRequest('localDateStart and localDateEnd must be real dates, YYYY-MM-DD');
   if (end < start) throw badRequest('localDateEnd must not be before localDateStart');
-  if (localDatesBetween(start, end).length > MAX_RANGE_DAYS)
+  if (datesSpanned(start, end) > MAX_RANGE_DAYS)
     throw badRequest(`The range may span at most ${MAX_RANGE_DAYS} days`);
   return { start, end };
 }
@@ -81,8 +86,8 @@ async function availabilitiesIn(
 ): Promise<Found[]> {
   const tz = listing.timeZone;
   if (availabilityTypeOf(listing) === 'START_TIME') {
-    const from = localDay(range.start, tz)?.from ?? 0;
-    const to = localDay(range.end, tz)?.to ?? 0;
+    const from = localDayBounds(range.start, tz)?.from ?? 0;
+    const to = localDayBounds(range.end, tz)?.to ?? 0;
     const window = { startsAt: from, endsAt: to };
     const { departures } = await departuresWithVerdicts(deps.db, listing, window, now);
     return departures.map(({ departure, verdict }) => ({

@@ -251,5 +251,20 @@ describe("OCTO's errors for bad input", () => {
     });
     expect(text.statusCode).toBe(415);
     expect(zErrorBadRequest.parse(text.json()).error).toBe('BAD_REQUEST');
+    const huge = await api({
+      method: 'POST',
+      url: '/octo/v1/availability',
+      headers: { authorization: call.authorization, 'content-type': 'application/json' },
+      payload: JSON.stringify({ productId: 'kayak', padding: 'x'.repeat(1_100_000) }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(zErrorBadRequest.parse(huge.json()).error).toBe('BAD_REQUEST');
+    const wrongMethod = await api({
+      method: 'PUT',
+      url: '/octo/v1/supplier',
+      headers: { authorization: call.authorization },
+    });
+    expect(wrongMethod.statusCode).toBe(404);
+    expect(zErrorBadRequest.parse(wrongMethod.json()).error).toBe('NOT_FOUND');
   });
 });
