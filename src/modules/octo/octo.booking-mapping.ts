@@ -1,8 +1,9 @@
 import type { BookingStatus } from '../../db/database.ts';
 import { localDateAt } from '../../lib/local-days.ts';
 import { type ChannelBookingRow, cutoffAt, inFreeCancellation, statusAt } from '../booking/index.ts';
-import { availabilityIdOf, localDateTimeOf, productIdOf, utcOf } from './octo.mapping.ts';
+import { availabilityIdOf, productIdOf } from './octo.mapping.ts';
 import { OPTION_ID, unitsOf } from './octo.products.ts';
+import { localDateTimeOf, utcOf } from './octo.time.ts';
 
 // A channel booking as OCTO's Booking (decisions §24), and OCTO's unit items as a booking request's demand:
 // pure functions over rows, so the service and the tests feed them what they like.

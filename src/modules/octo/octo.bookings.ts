@@ -26,9 +26,10 @@ import {
   invalidUnitId,
   unprocessable,
 } from './octo.errors.ts';
-import { openingDayOf, parseAvailabilityId } from './octo.mapping.ts';
+import { parseAvailabilityId } from './octo.mapping.ts';
 import { availabilityTypeOf, OPTION_ID } from './octo.products.ts';
 import { type OctoDeps, productOf } from './octo.service.ts';
+import { openingDayOf } from './octo.time.ts';
 
 // OCTO's booking endpoints (decisions §24) over the platform's own booking path: a reserve is the booking
 // request (requestBooking) made by the channel's account with a ChannelHold, so capacity, departures,
