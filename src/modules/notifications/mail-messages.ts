@@ -41,7 +41,7 @@ interface Template {
   /** the opening paragraphs */
   lead(booking: MailBooking): string[];
   /** the label of the booking's expires_at, for the events where it is a deadline the reader must meet */
-  deadline?: string;
+  deadline?: string | ((booking: MailBooking) => string);
   /** a cancel says what it refunds */
   refund?: true;
   /** the note the party gave with the change (a decline's or a cancel's reason) */
@@ -86,7 +86,7 @@ const TEMPLATES: Record<EventType, Partial<Record<BookingMailRole, Template>>> =
               `${customerName(b)} asks to book ${b.listing_title}.`,
               'Please approve or decline the request before the deadline below; an unanswered request expires then.',
             ],
-      deadline: 'Answer by',
+      deadline: (b) => (viaChannel(b) ? 'Held until' : 'Answer by'),
     },
   },
   'booking.approved': {
@@ -204,7 +204,8 @@ export function bookingMail(input: {
     { label: 'Total', value: money(booking.total_price, booking.currency) },
   ];
   if (template.deadline && booking.expires_at !== null) {
-    facts.push({ label: template.deadline, value: localTime(booking.expires_at, zone) });
+    const label = typeof template.deadline === 'function' ? template.deadline(booking) : template.deadline;
+    facts.push({ label, value: localTime(booking.expires_at, zone) });
   }
   if (template.refund) {
     const refund = event.data.refund;

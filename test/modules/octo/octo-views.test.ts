@@ -53,7 +53,9 @@ describe('a channel booking in the vendor’s mail and manifest', () => {
       readdirSync(t.config.mailDir).map(async (f) => simpleParser(readFileSync(join(t.config.mailDir, f)))),
     );
     const texts = mails.map((m) => m.text ?? '');
-    expect(texts.some((x) => x.includes('Harbour Hotel holds Dolphin watch.'))).toBe(true);
+    const hold = texts.find((x) => x.includes('Harbour Hotel holds Dolphin watch.'));
+    // the hold's deadline, in Lisbon: 30 minutes after the reserve at 13:00 local
+    expect(hold).toMatch(/Held until:?\s.*13:30/);
     expect(
       texts.some((x) =>
         x.includes(
