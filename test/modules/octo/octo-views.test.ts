@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { zBooking } from '@octocloud/types';
+import { zBooking, zErrorInvalidBookingUuid } from '@octocloud/types';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
+import { registerVendor } from '../../helpers/factories.ts';
+import { newChannel, octo } from '../channels/channels-helpers.ts';
 import { departureOn, type OctoWorld, octoWorld, units } from './octo-fixtures.ts';
 
 // What the platform shows of a channel's booking besides its API object (decisions §24): the vendor's mails
@@ -32,6 +34,22 @@ beforeAll(async () => {
   booking = zBooking.parse(confirmed.json());
 });
 afterAll(() => t?.close());
+
+describe('a channel booking seen by another key', () => {
+  it('is unknown to another channel of the vendor and to another vendor’s channel', async () => {
+    const sibling = octo(api, (await newChannel(api, w.vendor, 'Beach kiosk')).apiKey);
+    const stranger = octo(api, (await newChannel(api, await registerVendor(t.app))).apiKey);
+    for (const call of [sibling, stranger]) {
+      const read = await call('GET', `bookings/${booking.uuid}`);
+      expect(zErrorInvalidBookingUuid.parse(read.json()).uuid).toBe(booking.uuid);
+      const cancel = await call('POST', `bookings/${booking.uuid}/cancel`, {});
+      expect(zErrorInvalidBookingUuid.parse(cancel.json()).error).toBe('INVALID_BOOKING_UUID');
+      expect((await call('GET', 'bookings?resellerReference=HH-77')).json()).toEqual([]);
+    }
+    const still = zBooking.parse((await w.call('GET', `bookings/${booking.uuid}`)).json());
+    expect(still.status).toBe('CONFIRMED');
+  });
+});
 
 describe('a channel booking in the vendor’s mail and manifest', () => {
   it('mails the vendor, naming the contact and the channel, and never the channel’s account', async () => {
