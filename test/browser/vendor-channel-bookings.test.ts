@@ -15,6 +15,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: bookings from a channel', 
   const world = useWorld();
   let email = '';
   let bookingId = 0;
+  let holdId = 0;
   let startsAt = '';
 
   beforeAll(async () => {
@@ -61,6 +62,13 @@ describe.skipIf(!browserAvailable)('vendor dashboard: bookings from a channel', 
       contact: { fullName: 'Ana Costa', emailAddress: 'ana@example.com', phoneNumber: '+351 912 345 678' },
     });
     bookingId = Number(held.id);
+    // a second one left on hold: the channel's to confirm
+    const onHold = await octo('bookings', {
+      ...product,
+      availabilityId: availability.id,
+      unitItems: [{ unitId: 'person' }],
+    });
+    holdId = Number(onHold.id);
     startsAt = (held.availability as { localDateTimeStart: string }).localDateTimeStart;
   });
 
@@ -82,6 +90,13 @@ describe.skipIf(!browserAvailable)('vendor dashboard: bookings from a channel', 
     expect(facts).toContain('ana@example.com');
     expect(facts).toContain('HH-4471');
     expect(await card.getByRole('term').filter({ hasText: 'Contact' }).count()).toBe(1);
+    // a hold is the channel's to confirm: no Approve or Decline, only Cancel, and whose deadline it is
+    const hold = page.getByRole('article').filter({ hasText: `#${holdId}` });
+    expect(await hold.getByText('Via Harbour Hotel').count()).toBe(1);
+    expect(await hold.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    expect(await hold.getByRole('button', { name: 'Decline' }).count()).toBe(0);
+    expect(await hold.getByRole('button', { name: 'Cancel booking' }).count()).toBe(1);
+    expect(await hold.textContent()).toContain('Held by Harbour Hotel until');
     await expectAccessible(page);
     expectQuietConsole(world, QUIET);
   });
@@ -109,7 +124,7 @@ describe.skipIf(!browserAvailable)('vendor dashboard: bookings from a channel', 
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: 'Harbour Hotel' }) });
     await expect.poll(() => row.count()).toBe(1);
-    expect(await row.getByRole('cell').allTextContents()).toEqual(['1', '1', '$80.00']);
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['2', '1', '$80.00']);
     await expectAccessible(page);
     expectQuietConsole(world, QUIET);
   });
