@@ -414,7 +414,7 @@ export interface ChannelRow {
  * The vendor's channels with bookings created in [from, to) (decisions §24), each with those bookings,
  * those that reached confirmed and their revenue (as the attributed rows count them: reachedConfirmed,
  * revenueOf), read from the bookings themselves (the rollups keep no channel) through the channel's
- * (channel_id, created_at) index; by bookings descending, then name and id.
+ * (channel_id, created_at) index; by bookings descending, then name (byte-wise) and id.
  */
 export async function channelRows(
   db: Db,
@@ -437,7 +437,8 @@ export async function channelRows(
     .where('bookings.created_at', '<', range.to)
     .groupBy(['channels.id', 'channels.name'])
     .orderBy('bookings', 'desc')
-    .orderBy('channels.name')
+    // byte-wise on both databases, as the campaign rows
+    .orderBy('channels.name', (ob) => (dialectOf(db) === 'postgres' ? ob.asc().collate('C') : ob.asc()))
     .orderBy('channels.id')
     .execute();
   return rows.map((r) => ({
