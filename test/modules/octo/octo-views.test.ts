@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { zBooking, zErrorInvalidBookingUuid } from '@octocloud/types';
+import { zBooking, zErrorBadRequest, zErrorInvalidBookingUuid } from '@octocloud/types';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
@@ -114,5 +114,31 @@ describe('a channel booking in the vendor’s mail and manifest', () => {
       customer_email: 'ana@example.com',
       participants_count: '2',
     });
+  });
+});
+
+describe('a vendor asking for a waiver', () => {
+  it('refuses a reserve, which OCTO gives no way to accept it, naming the field; no booking is made', async () => {
+    const other = await octoWorld(t, api);
+    await api({
+      method: 'PATCH',
+      url: '/api/v1/accounts/vendor-profile/me/',
+      token: other.vendor.token,
+      payload: { waiver_text: 'I take part at my own risk.' },
+    });
+    const res = await other.call('POST', 'bookings', {
+      productId: other.tour.public_id,
+      optionId: 'DEFAULT',
+      availabilityId: departureOn(other, 10),
+      unitItems: units('adult'),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(zErrorBadRequest.parse(res.json()).errorMessage).toMatch(/waiver_acceptance/);
+    const made = await t.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('channel_id', '=', other.channel.id)
+      .execute();
+    expect(made).toHaveLength(0);
   });
 });
