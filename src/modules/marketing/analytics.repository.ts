@@ -303,8 +303,8 @@ type BookingCount = {
  * A raw booking row's confirmed count and revenue, as the rollups sum them (migration 2026112701): a
  * booking that reached confirmed brings its price less its refunds, whatever happened to it later.
  */
-const reachedConfirmed = sql<number>`case when confirmed_at is not null then 1 else 0 end`;
-const revenueOf = (currency: string) =>
+export const reachedConfirmed = sql<number>`case when confirmed_at is not null then 1 else 0 end`;
+export const revenueOf = (currency: string) =>
   sql<number>`case when confirmed_at is not null and currency = ${currency}
     then total_price_cents - refunded_cents else 0 end`;
 /** A rollup row's revenue, in the scope's currency only. */
@@ -400,53 +400,6 @@ export async function summaryTotals(
     .selectAll()
     .executeTakeFirstOrThrow();
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as SummaryTotals;
-}
-
-export interface ChannelRow {
-  channel_id: number;
-  name: string;
-  bookings: number;
-  confirmed: number;
-  revenue_cents: number;
-}
-
-/**
- * The vendor's channels with bookings created in [from, to) (decisions §24), each with those bookings,
- * those that reached confirmed and their revenue (as the attributed rows count them: reachedConfirmed,
- * revenueOf), read from the bookings themselves (the rollups keep no channel) through the channel's
- * (channel_id, created_at) index; by bookings descending, then name (byte-wise) and id.
- */
-export async function channelRows(
-  db: Db,
-  scope: Scope,
-  range: { from: number; to: number },
-): Promise<ChannelRow[]> {
-  const rows = await db
-    .selectFrom('channels')
-    .innerJoin('bookings', 'bookings.channel_id', 'channels.id')
-    .select((eb) => [
-      'channels.id as channel_id',
-      'channels.name',
-      eb.cast<number>(eb.fn.countAll(), 'integer').as('bookings'),
-      eb.cast<number>(eb.fn.sum(reachedConfirmed), 'integer').as('confirmed'),
-      eb.cast<number>(eb.fn.sum(revenueOf(scope.currency)), 'bigint').as('revenue_cents'),
-    ])
-    .where('channels.vendor_id', '=', scope.vendorId)
-    .where('bookings.vendor_id', '=', scope.vendorId)
-    .where('bookings.created_at', '>=', range.from)
-    .where('bookings.created_at', '<', range.to)
-    .groupBy(['channels.id', 'channels.name'])
-    .orderBy('bookings', 'desc')
-    // byte-wise on both databases, as the campaign rows
-    .orderBy('channels.name', (ob) => (dialectOf(db) === 'postgres' ? ob.asc().collate('C') : ob.asc()))
-    .orderBy('channels.id')
-    .execute();
-  return rows.map((r) => ({
-    ...r,
-    bookings: Number(r.bookings),
-    confirmed: Number(r.confirmed),
-    revenue_cents: Number(r.revenue_cents),
-  }));
 }
 
 export interface CampaignRow {

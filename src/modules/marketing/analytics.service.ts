@@ -10,6 +10,7 @@ import { formatMoney } from '../../lib/money.ts';
 import { findVendorLocale } from '../accounts/index.ts';
 import { KINDS } from '../catalog/index.ts';
 import * as repo from './analytics.repository.ts';
+import { channelRows } from './analytics-channels.repository.ts';
 import { MAX_TIMESERIES_POINTS } from './marketing.schemas.ts';
 
 export interface MarketingDeps {
@@ -206,7 +207,7 @@ export async function summariseVendorClicks(
       scope,
       await repo.summaryTotals(db, scope, parts),
       await repo.campaignRows(db, scope, parts),
-      await repo.channelRows(db, scope, range),
+      await channelRows(db, scope, range),
     ] as const;
   });
   return {
