@@ -85,6 +85,29 @@ describe('a hold, then confirm, extend, cancel', () => {
     expect(bySupplier.json().map((b: unknown) => zBooking.parse(b).id)).toEqual([held.id]);
     const neither = await suite.w.call('GET', 'bookings');
     expect(zErrorBadRequest.parse(neither.json()).error).toBe('BAD_REQUEST');
+
+    // a retried confirm records the contact again, and nothing else: no second move, no event
+    suite.t.clock.set('2026-06-01T12:20:00.000Z');
+    const again = await suite.w.call('POST', `bookings/${held.uuid}/confirm`, {
+      contact: { firstName: 'Ana', lastName: 'Costa Silva' },
+    });
+    expect(zBooking.parse(again.json())).toMatchObject({
+      status: 'CONFIRMED',
+      utcConfirmedAt: '2026-06-01T12:10:00Z',
+      contact: { fullName: 'Ana Costa Silva', emailAddress: null },
+    });
+    const history = await suite.t.db
+      .selectFrom('booking_status_history')
+      .select('to_status')
+      .where('booking_id', '=', Number(held.id))
+      .execute();
+    expect(history).toHaveLength(2);
+    const events = await suite.t.db
+      .selectFrom('notification_events')
+      .select('type')
+      .where('booking_id', '=', Number(held.id))
+      .execute();
+    expect(events.map((e) => e.type)).toEqual(['booking.requested', 'booking.confirmed']);
   });
 
   it('extends a hold, and refuses to confirm one that has expired', async () => {
