@@ -32,7 +32,7 @@ import { type OctoDeps, productOf } from './octo.service.ts';
 import { openingDayOf } from './octo.time.ts';
 
 // OCTO's booking endpoints (decisions §24) over the platform's own booking path: a reserve is the booking
-// request (requestBooking) made by the channel's account with a ChannelHold, so capacity, departures,
+// request (requestChannelBooking) made by the channel's account with a ChannelHold, so capacity, departures,
 // resources, prices, expiry, events and the vendor's mail are the same code as any request's.
 
 /** What the booking endpoints use of the OCTO API's deps. */
@@ -95,7 +95,11 @@ function askedWindow(listing: ListingRef, productId: string, availabilityId: str
   if (!parsed || parsed.productId !== productId) throw invalidAvailabilityId(id);
   const startTime = availabilityTypeOf(listing) === 'START_TIME';
   if (startTime !== (parsed.at.startsAt !== undefined)) throw invalidAvailabilityId(id);
-  if (parsed.at.startsAt !== undefined) return { starts_at: formatDateTime(parsed.at.startsAt) };
+  if (parsed.at.startsAt !== undefined) {
+    if (parsed.at.startsAt < at)
+      throw unprocessable(`The availability ${id} has started: booking has closed.`);
+    return { starts_at: formatDateTime(parsed.at.startsAt) };
+  }
   const day = openingDayOf(parsed.at.date, listing.openingHours, listing.timeZone);
   if (!day) throw unprocessable(`The availability ${id} is closed all day.`);
   if (day.startsAt < at) throw unprocessable(`The availability ${id} has started: booking has closed.`);
@@ -140,7 +144,7 @@ export async function reserve(
   } catch (error) {
     const twin = body.uuid === undefined ? undefined : await findOne(deps, channel, { uuid: body.uuid });
     if (twin) return answer(deps, twin);
-    throw reserveError(error, body.availabilityId ?? '');
+    throw reserveError(error, body.availabilityId ?? '', Date.parse(window.starts_at) < now(deps));
   }
   // the new booking as its view read it, with what the product already told of its listing
   return answer(deps, {
@@ -159,20 +163,18 @@ const DEMAND_FIELDS = ['participants', 'participants_count', 'quantity'];
 
 /**
  * What a refused request means in OCTO's terms: an instant that is no departure is an invalid
- * availability; one in the past, or a window the listing cannot take, is unprocessable; a uuid that
- * collided with nothing found is already used.
+ * availability; one that has begun meanwhile (`begun`), or a window the listing cannot take, is
+ * unprocessable; a uuid that collided with nothing found is already used.
  */
-function reserveError(error: unknown, availabilityId: string): unknown {
+function reserveError(error: unknown, availabilityId: string, begun: boolean): unknown {
   if (isUniqueViolation(error)) return badRequest('The uuid was already used.');
   if (!(error instanceof AppError)) return error;
   // more participants or units than the departure or the item has: it cannot take them
   const fields = Object.keys(error.errors ?? {});
   if (error.code === 'invalid' && fields.some((f) => DEMAND_FIELDS.includes(f)))
     return unprocessable(appErrorText(error));
-  if (error.code === 'invalid' && error.errors?.starts_at) {
-    const message = error.errors.starts_at.join(' ');
-    return /past/.test(message) ? unprocessable(message) : invalidAvailabilityId(availabilityId);
-  }
+  if (error.code === 'invalid' && error.errors?.starts_at)
+    return begun ? unprocessable(error.errors.starts_at.join(' ')) : invalidAvailabilityId(availabilityId);
   if (error.code === 'booking_conflict' || error.code === 'not_found') return unprocessable(error.message);
   return error;
 }
