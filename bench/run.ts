@@ -34,6 +34,7 @@ import {
   iso,
   jsonBody,
   login,
+  octoReserveRequests,
   procStatusKb,
   rentalBookingRequests,
   serverEnv,
@@ -522,6 +523,10 @@ const RATIO_TARGETS: Record<string, number> = {
   l: 0.11,
   // the public departures of one offering over 14 days (four a day)
   m: 0.25,
+  // decisions §24: a reseller's OCTO availability for a START_TIME product over 7 days (a read, like m)
+  o: 0.25,
+  // decisions §24: a reseller's OCTO reserve of a departure is a booking request like e, within 15 % of it
+  u: 0.102,
   // decisions §21: a quote with categories, extras and a code (a read: no lock, no write)
   p: 0.25,
   // a booking request with categories, extras and a code is a booking request like e, within 10 % of it
@@ -545,6 +550,8 @@ interface ScenarioContext {
   dayStart: number;
   /** the day of the trip's vendor, listings and busy day (scenarios t and w) */
   trip: TripFixtures;
+  /** the key of a channel of the bench vendor (decisions §24), for the OCTO scenario o */
+  channelKey: string;
 }
 
 interface Scenario {
@@ -566,6 +573,17 @@ const lastDays = (days: number, path: string) => (context: ScenarioContext) =>
       headers: { authorization: `Bearer ${context.vendorToken}` },
     };
   });
+
+/** A new channel of the bench vendor (its owner's token): the key resellers send to /octo/v1/. */
+async function newChannelKey(base: string, ownerToken: string): Promise<string> {
+  const res = await fetch(`${base}/api/v1/channels/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench reseller' }),
+  });
+  if (res.status !== 201) throw new Error(`channel creation failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { api_key: string }).api_key;
+}
 
 /** Every scenario, in the order they run; `--only` takes their keys. */
 const SCENARIOS: Scenario[] = [
@@ -712,6 +730,36 @@ const SCENARIOS: Scenario[] = [
           path: `/api/v1/adventrues/offerings/${tours[n % tours.length].publicId}/departures/?from=${iso(from)}&to=${iso(from + 14 * DAY)}`,
         };
       }),
+  },
+  {
+    key: 'o',
+    title: 'OCTO availability 7 days',
+    connections: (profile) => profile.connections,
+    // a reseller asks for a tour's availabilities (its departures) over 7 local dates, from one of the
+    // coming 28 days, as m asks for the departures
+    requests: ({ fixtures: { tours }, dayStart, channelKey }) =>
+      rotating((n) => {
+        const from = dayStart + (1 + (n % 28)) * DAY;
+        return {
+          method: 'POST',
+          path: '/octo/v1/availability',
+          headers: { authorization: `Bearer ${channelKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            productId: tours[n % tours.length].publicId,
+            optionId: 'DEFAULT',
+            localDateStart: iso(from).slice(0, 10),
+            localDateEnd: iso(from + 6 * DAY).slice(0, 10),
+          }),
+        };
+      }),
+  },
+  {
+    key: 'u',
+    title: 'OCTO reserve',
+    connections: (profile) => profile.connections,
+    // a reseller holds one seat of a departure, as l requests one (decisions §24: the same booking path)
+    requests: ({ fixtures, channelKey }) =>
+      rotating(octoReserveRequests(fixtures.tours, BENCH_TOUR_TIMES, channelKey, fixtures.latestBookingEnd)),
   },
   {
     // a vendor's own route behind the team's permission check (decisions §25): the user lookup carries the
@@ -1055,6 +1103,7 @@ async function main(): Promise<number> {
     detailPath,
     dayStart,
     trip: await prepareTrip(base, runUrl, dayStart),
+    channelKey: await newChannelKey(base, vendorToken),
   };
   console.log(
     `\nrunning: ${profile.warmup} s warm-up + ${seconds} s each (the ceiling's runs after its first two: no warm-up)`,

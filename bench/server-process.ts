@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -169,6 +170,23 @@ export const rentalBookingRequests = (
  * departures (`times` each day, UTC) from the first free day on, one participant; a tour's seats are
  * enough for every request of a run, so each is accepted.
  */
+/**
+ * The n-th departure of the departure loads: tour n % tours, each of its departures (the schedule's `times`
+ * every day, in UTC: the bench vendor's zone) once, from the first day after every existing booking.
+ */
+function nthDeparture(
+  tours: readonly { id: number }[],
+  times: readonly string[],
+  latestBookingEnd: number,
+): (n: number) => number {
+  const firstDay = Math.ceil(firstFreeHour(latestBookingEnd) / DAY) * DAY;
+  const offsets = times.map((t) => Number(t.slice(0, 2)) * HOUR + Number(t.slice(3)) * 60_000);
+  return (n) => {
+    const departure = Math.floor(n / tours.length);
+    return firstDay + Math.floor(departure / offsets.length) * DAY + offsets[departure % offsets.length];
+  };
+}
+
 export function departureBookingRequests(
   tours: readonly { id: number }[],
   times: readonly string[],
@@ -178,23 +196,47 @@ export function departureBookingRequests(
   choices: Record<string, unknown> = {},
   path = '/api/v1/booking/bookings/request/',
 ): (n: number) => AutocannonRequest {
-  const firstDay = Math.ceil(firstFreeHour(latestBookingEnd) / DAY) * DAY;
-  const offsets = times.map((t) => Number(t.slice(0, 2)) * HOUR + Number(t.slice(3)) * 60_000);
+  const startOf = nthDeparture(tours, times, latestBookingEnd);
+  return (n) => ({
+    method: 'POST',
+    path,
+    ...jsonBody(
+      {
+        adventure_offering_id: tours[n % tours.length].id,
+        starts_at: iso(startOf(n)),
+        participants_count: 1,
+        ...choices,
+      },
+      customerTokens[n % customerTokens.length],
+    ),
+  });
+}
+
+/**
+ * The n-th reserve of the OCTO load (decisions §24): a reseller holds one seat of the departures the
+ * departure load books (`product@local start`, the bench vendor's zone being UTC), with a uuid of its own.
+ */
+export function octoReserveRequests(
+  tours: readonly { id: number; publicId: string }[],
+  times: readonly string[],
+  channelKey: string,
+  latestBookingEnd: number,
+): (n: number) => AutocannonRequest {
+  const startOf = nthDeparture(tours, times, latestBookingEnd);
   return (n) => {
-    const departure = Math.floor(n / tours.length);
-    const starts =
-      firstDay + Math.floor(departure / offsets.length) * DAY + offsets[departure % offsets.length];
+    const productId = tours[n % tours.length].publicId;
     return {
       method: 'POST',
-      path,
+      path: '/octo/v1/bookings',
       ...jsonBody(
         {
-          adventure_offering_id: tours[n % tours.length].id,
-          starts_at: iso(starts),
-          participants_count: 1,
-          ...choices,
+          uuid: randomUUID(),
+          productId,
+          optionId: 'DEFAULT',
+          availabilityId: `${productId}@${iso(startOf(n)).slice(0, 19)}+00:00`,
+          unitItems: [{ unitId: 'person' }],
         },
-        customerTokens[n % customerTokens.length],
+        channelKey,
       ),
     };
   };

@@ -11,17 +11,23 @@ import { WEEKDAYS } from '../../src/lib/schedule.ts';
 import { departureStatus } from '../../src/modules/booking/index.ts';
 import {
   availabilityIdOf,
-  localDateTimeOf,
-  openingDayOf,
   parseAvailabilityId,
   parseProductId,
   productIdOf,
   type Standing,
   toOctoAvailability,
   toOctoCalendarDay,
-  utcOf,
 } from '../../src/modules/octo/octo.mapping.ts';
 import { unitTypeOf } from '../../src/modules/octo/octo.products.ts';
+import {
+  datesSpanned,
+  isCalendarDate,
+  localDatesBetween,
+  localDateTimeOf,
+  localDayBounds,
+  openingDayOf,
+  utcOf,
+} from '../../src/modules/octo/octo.time.ts';
 
 // The OCTO mapping's pure rules (decisions §24): product and availability ids read back to what they
 // name, local times in odd zones and across DST changes, an opening-hours date's window inside the hours
@@ -105,6 +111,62 @@ describe('availability ids', () => {
       'tour@x',
     ])
       expect(parseAvailabilityId(bad), bad).toBeNull();
+  });
+});
+
+describe('calendar dates', () => {
+  it('count and list dates as Temporal does, and know real dates from look-alikes', () => {
+    fc.assert(
+      fc.property(date, fc.integer({ min: 0, max: 120 }), (start, span) => {
+        const end = Temporal.PlainDate.from(start).add({ days: span }).toString();
+        const expected: string[] = [];
+        for (
+          let d = Temporal.PlainDate.from(start);
+          Temporal.PlainDate.compare(d, end) <= 0;
+          d = d.add({ days: 1 })
+        )
+          expected.push(d.toString());
+        expect(localDatesBetween(start, end)).toEqual(expected);
+        expect(datesSpanned(start, end)).toBe(span + 1);
+        expect(datesSpanned(end, start)).toBe(1 - span);
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1900, max: 2200 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        (y, m, d) => {
+          const text = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+          let real = true;
+          try {
+            Temporal.PlainDate.from(text, { overflow: 'reject' });
+          } catch {
+            real = false;
+          }
+          expect(isCalendarDate(text), text).toBe(real);
+        },
+      ),
+    );
+    expect(['2026-02-29', '2024-02-29', '2026-6-1', ' 2026-06-01'].map(isCalendarDate)).toEqual([
+      false,
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it("remember a local date's instants as localDay gives them", () => {
+    fc.assert(
+      fc.property(date, fc.constantFrom(...ZONES), (d, zone) => {
+        const start = Temporal.PlainDate.from(d).toZonedDateTime({ timeZone: zone }).epochMilliseconds;
+        const next = Temporal.PlainDate.from(d)
+          .add({ days: 1 })
+          .toZonedDateTime({ timeZone: zone }).epochMilliseconds;
+        expect(localDayBounds(d, zone)).toEqual({ from: start, to: next });
+        expect(localDayBounds(d, zone)).toEqual({ from: start, to: next });
+      }),
+    );
   });
 });
 

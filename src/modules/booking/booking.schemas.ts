@@ -287,6 +287,86 @@ export const BookingVendorSchema = Named(
   ),
 );
 
+/** A customer's booking, approved and waiting for its payment. */
+const BOOKING_EXAMPLE = {
+  id: 41,
+  status: 'approved',
+  equipment_item_id: 5,
+  adventure_offering_id: null,
+  starts_at: '2026-07-01T09:00:00.000Z',
+  ends_at: '2026-07-03T09:00:00.000Z',
+  participants_count: null,
+  quantity: 2,
+  customer_notes: 'Two paddles, please.',
+  vendor_notes: 'See you at the dock.',
+  total_price: '180.00',
+  price_lines: [
+    { kind: 'base', code: null, label: 'Rental', quantity: 2, unit_price: '90.00', amount: '180.00' },
+  ],
+  promo_code: null,
+  ...TRIP_BOOKING_EXAMPLE,
+  listing_click: null,
+  customer_id: 7,
+  vendor_slug: 'blue-lagoon-watersports',
+  listing_title: 'Touring kayak',
+  currency: 'usd',
+  customer: BOOKING_CUSTOMER_EXAMPLE,
+  contact: null,
+  channel: null,
+  reseller_reference: null,
+  vendor: BOOKING_VENDOR_EXAMPLE,
+  expires_at: '2026-05-05T15:00:00.000Z',
+  status_history: [
+    {
+      from_status: null,
+      to_status: 'requested',
+      note: '',
+      actor_id: 7,
+      created_at: '2026-05-04T12:00:00.000Z',
+    },
+    {
+      from_status: 'requested',
+      to_status: 'approved',
+      note: '',
+      actor_id: 3,
+      created_at: '2026-05-04T15:00:00.000Z',
+    },
+  ],
+  created_at: '2026-05-04T12:00:00.000Z',
+  updated_at: '2026-05-04T15:00:00.000Z',
+};
+
+/** A booking made through a channel (decisions §24): no customer, the reseller's contact and reference. */
+const CHANNEL_BOOKING_EXAMPLE = {
+  ...BOOKING_EXAMPLE,
+  id: 42,
+  status: 'confirmed',
+  customer_notes: '',
+  vendor_notes: '',
+  customer_id: 12,
+  customer: null,
+  contact: BOOKING_CONTACT_EXAMPLE,
+  channel: BOOKING_CHANNEL_EXAMPLE,
+  reseller_reference: 'HH-4471',
+  expires_at: null,
+  status_history: [
+    {
+      from_status: null,
+      to_status: 'requested',
+      note: '',
+      actor_id: 12,
+      created_at: '2026-05-04T12:00:00.000Z',
+    },
+    {
+      from_status: 'requested',
+      to_status: 'confirmed',
+      note: 'confirmed by the channel',
+      actor_id: 12,
+      created_at: '2026-05-04T12:10:00.000Z',
+    },
+  ],
+};
+
 export const BookingSchema = Named(
   'Booking',
   Type.Object(
@@ -338,55 +418,7 @@ export const BookingSchema = Named(
       updated_at: DateTimeOut,
     },
     {
-      examples: [
-        {
-          id: 41,
-          status: 'approved',
-          equipment_item_id: 5,
-          adventure_offering_id: null,
-          starts_at: '2026-07-01T09:00:00.000Z',
-          ends_at: '2026-07-03T09:00:00.000Z',
-          participants_count: null,
-          quantity: 2,
-          customer_notes: 'Two paddles, please.',
-          vendor_notes: 'See you at the dock.',
-          total_price: '180.00',
-          price_lines: [
-            { kind: 'base', code: null, label: 'Rental', quantity: 2, unit_price: '90.00', amount: '180.00' },
-          ],
-          promo_code: null,
-          ...TRIP_BOOKING_EXAMPLE,
-          listing_click: null,
-          customer_id: 7,
-          vendor_slug: 'blue-lagoon-watersports',
-          listing_title: 'Touring kayak',
-          currency: 'usd',
-          customer: BOOKING_CUSTOMER_EXAMPLE,
-          contact: null,
-          channel: null,
-          reseller_reference: null,
-          vendor: BOOKING_VENDOR_EXAMPLE,
-          expires_at: '2026-05-05T15:00:00.000Z',
-          status_history: [
-            {
-              from_status: null,
-              to_status: 'requested',
-              note: '',
-              actor_id: 7,
-              created_at: '2026-05-04T12:00:00.000Z',
-            },
-            {
-              from_status: 'requested',
-              to_status: 'approved',
-              note: '',
-              actor_id: 3,
-              created_at: '2026-05-04T15:00:00.000Z',
-            },
-          ],
-          created_at: '2026-05-04T12:00:00.000Z',
-          updated_at: '2026-05-04T15:00:00.000Z',
-        },
-      ],
+      examples: [BOOKING_EXAMPLE, CHANNEL_BOOKING_EXAMPLE],
     },
   ),
 );

@@ -64,8 +64,31 @@ export async function requestBooking(
   caller: AuthUser,
   input: BookingRequestInput,
   client: RequestClient,
-  channel?: ChannelHold,
 ): Promise<Booking> {
+  return (await makeRequest(deps, caller, input, client)).booking;
+}
+
+/**
+ * A channel's reservation (decisions §24): the request above made by the channel's account, answering
+ * the new booking's row as its view reads it (the OCTO answer is made from it, with no second read).
+ */
+export async function requestChannelBooking(
+  deps: BookingDeps,
+  caller: AuthUser,
+  input: BookingRequestInput,
+  client: RequestClient,
+  channel: ChannelHold,
+): Promise<repo.BookingViewRow> {
+  return (await makeRequest(deps, caller, input, client, channel)).view;
+}
+
+async function makeRequest(
+  deps: BookingDeps,
+  caller: AuthUser,
+  input: BookingRequestInput,
+  client: RequestClient,
+  channel?: ChannelHold,
+): Promise<{ booking: Booking; view: repo.BookingViewRow }> {
   const { target, asked, now } = askedOf(deps, input);
   const clickId = await attributedClick(deps, input.marketing_click_id, target.id, now);
 
@@ -137,7 +160,7 @@ export async function requestBooking(
         data: { booking, payment: null, refund: null },
         now,
       });
-      return asSeenBy(booking, 'customer');
+      return { booking: asSeenBy(booking, 'customer'), view };
     },
     { groupCommit: true },
   );

@@ -22,7 +22,11 @@ export function customerRefundCents(
 }
 
 /** Whether a customer's cancel at `now` is early enough for a full refund (the cutoff itself included). */
-export function inFreeCancellation(policy: CancellationPolicy, startsAt: number, now: number): boolean {
+export function inFreeCancellation(
+  policy: Pick<CancellationPolicy, 'freeCancellationHours'>,
+  startsAt: number,
+  now: number,
+): boolean {
   return startsAt - now >= policy.freeCancellationHours * HOUR_MS;
 }
 
@@ -32,7 +36,7 @@ export function inFreeCancellation(policy: CancellationPolicy, startsAt: number,
  * reseller having taken the money on the policy's terms.
  */
 export function channelMayCancel(
-  policy: CancellationPolicy,
+  policy: Pick<CancellationPolicy, 'freeCancellationHours'>,
   confirmed: boolean,
   startsAt: number,
   now: number,

@@ -1,20 +1,25 @@
-import type { Db } from '../../db/database.ts';
+import { sql } from 'kysely';
+import type { Db, ListingKind } from '../../db/database.ts';
+import { parseSchedule } from '../../lib/schedule.ts';
 import { type BookingViewRow, bookingsView, VIEW_COLUMNS, type ViewNames } from './booking.repository.ts';
 
 // A channel's bookings as OCTO shows them (decisions §24): the booking's view, and what OCTO adds of its
 // listing (public id, cutoff, schedule, cancellation policy) and of its vendor (the request TTL).
 
-export type ChannelBookingRow = BookingViewRow & {
+export type ChannelBookingRow = BookingViewRow & ChannelListingFacts;
+
+/** What OCTO's answer adds of the booking's listing and vendor, and when the booking was confirmed. */
+export interface ChannelListingFacts {
   confirmed_at: number | null;
   listing_public_id: string;
   /** whether a visible listing of the vendor's other kind has the same public id (decisions §24) */
   listing_public_id_shared: boolean;
-  listing_schedule: string;
+  /** an adventure with a schedule: its availabilities are departures */
+  listing_scheduled: boolean;
   booking_cutoff_minutes: number;
   free_cancellation_hours: number;
-  late_refund_percent: number;
   request_ttl_minutes: number;
-};
+}
 
 /** Which of a channel's bookings: one by the reseller's uuid or its id, or those of a reference. */
 export interface ChannelBookingWhere {
@@ -43,9 +48,14 @@ export async function channelBookingViews(
             eb
               .selectFrom('listings as twin')
               .select('twin.id')
-              .whereRef('twin.vendor_id', '=', 'bookings.vendor_id')
-              .whereRef('twin.kind', '<>', 'bookings.listing_kind')
+              // the other kind, named, so that the lookup is one probe of the (kind, public_id) key
+              .where(
+                'twin.kind',
+                '=',
+                sql<ListingKind>`case when bookings.listing_kind = 'equipment' then 'adventure' else 'equipment' end`,
+              )
               .where('twin.public_id', '=', listing().select('listings.public_id'))
+              .whereRef('twin.vendor_id', '=', 'bookings.vendor_id')
               .where('twin.is_active', '=', 1)
               .where('twin.archived_at', 'is', null),
           )
@@ -53,7 +63,6 @@ export async function channelBookingViews(
         listing().select('listings.schedule').as('listing_schedule'),
         listing().select('listings.booking_cutoff_minutes').as('booking_cutoff_minutes'),
         listing().select('listings.free_cancellation_hours').as('free_cancellation_hours'),
-        listing().select('listings.late_refund_percent').as('late_refund_percent'),
         eb
           .selectFrom('vendor_profiles')
           .select('vendor_profiles.request_ttl_minutes')
@@ -66,16 +75,20 @@ export async function channelBookingViews(
   if (where.id !== undefined) query = query.where('bookings.id', '=', where.id);
   if (where.resellerReference !== undefined)
     query = query.where('bookings.reseller_reference', '=', where.resellerReference);
-  const rows = await query
-    .orderBy('bookings.created_at', 'desc')
-    .orderBy('bookings.id', 'desc')
-    .limit(MAX_CHANNEL_BOOKINGS)
+  // one booking (by uuid or id) is read through its key alone: an order by created_at would let the
+  // planner walk the channel's (channel_id, created_at) index instead, through every booking it has
+  const one = where.uuid !== undefined || where.id !== undefined;
+  const rows = await (one
+    ? query
+    : query.orderBy('bookings.created_at', 'desc').orderBy('bookings.id', 'desc').limit(MAX_CHANNEL_BOOKINGS)
+  )
     .$narrowType<ViewNames>()
     .execute();
   // SQLite answers exists() as 0 or 1
-  return rows.map((row) => ({
+  return rows.map(({ listing_schedule, ...row }) => ({
     ...row,
     listing_public_id_shared: Boolean(row.listing_public_id_shared),
+    listing_scheduled: parseSchedule(listing_schedule as string).length > 0,
   })) as ChannelBookingRow[];
 }
 

@@ -25,7 +25,7 @@ export {
 } from './booking.deps.ts';
 export { bookingRoutes } from './booking.routes.ts';
 export { BookingSchema, RefundSchema } from './booking.schemas.ts';
-export { type ChannelHold, checkLimitEdit, requestBooking } from './booking.service.ts';
+export { type ChannelHold, checkLimitEdit, requestChannelBooking } from './booking.service.ts';
 export {
   ACTIVE_STATUSES,
   BOOKING_STATUSES,
@@ -50,6 +50,7 @@ export { inFreeCancellation } from './cancellation.ts';
 export {
   type ChannelBookingRow,
   type ChannelBookingWhere,
+  type ChannelListingFacts,
   channelBookingViews,
   MAX_CHANNEL_BOOKINGS,
 } from './channel-bookings.repository.ts';

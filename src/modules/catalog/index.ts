@@ -5,6 +5,7 @@ export { ListCache } from './list-cache.ts';
 export {
   findListingById,
   findVendorVisibleListings,
+  findVendorVisibleListingsByPublicId,
   findVisibleListing,
   type ListingRef,
 } from './listing-lookup.repository.ts';

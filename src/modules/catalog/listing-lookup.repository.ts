@@ -227,23 +227,44 @@ export async function findVisibleListing(
   return row ? toRef(row) : undefined;
 }
 
-/**
- * A vendor's visible (active, not archived) listings of both kinds, oldest first, or those with one
- * `publicId` (of either kind: public ids are unique per kind only). What a reseller's channel sells
- * (decisions §24).
- */
-export async function findVendorVisibleListings(
-  db: Db,
-  vendorId: number,
-  publicId?: string,
-): Promise<ListingRef[]> {
-  let query = listingRows(db)
+/** A vendor's visible (active, not archived) listings of both kinds, oldest first: what a channel sells. */
+export async function findVendorVisibleListings(db: Db, vendorId: number): Promise<ListingRef[]> {
+  const rows = await listingRows(db)
     .where('vendor_id', '=', vendorId)
     .where('is_active', '=', 1)
-    .where('archived_at', 'is', null);
-  if (publicId !== undefined) query = query.where('public_id', '=', publicId);
-  const rows = await query.orderBy('created_at').orderBy('id').execute();
+    .where('archived_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(toRef);
+}
+
+// A reseller's every availability request names its product by public id: prepared once, and found through
+// the (kind, public_id) key of both kinds rather than by scanning the vendor's listings.
+const vendorListingsByPublicId = preparedQuery(
+  (db, a: { vendorId: number; publicId: string }) =>
+    db
+      .selectFrom('listings')
+      .select(COLUMNS)
+      .select([vendorCurrency, vendorRequestTtl, vendorTimeZone, vendorOpeningHours])
+      .$narrowType<{ currency: NotNull; request_ttl_minutes: NotNull; time_zone: NotNull }>()
+      .where('kind', 'in', ['equipment', 'adventure'])
+      .where('public_id', '=', a.publicId)
+      .where('vendor_id', '=', a.vendorId)
+      .where('is_active', '=', 1)
+      .where('archived_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id'),
+  ['vendorId', 'publicId'],
+);
+
+/** A vendor's visible listings with one public id: none, one, or an item and an offering (unique per kind). */
+export async function findVendorVisibleListingsByPublicId(
+  db: Db,
+  vendorId: number,
+  publicId: string,
+): Promise<ListingRef[]> {
+  return (await vendorListingsByPublicId(db, { vendorId, publicId })).map(toRef);
 }
 
 /** findVisibleListing through a cache, for reads that lock nothing (availability checks). */

@@ -303,8 +303,8 @@ type BookingCount = {
  * A raw booking row's confirmed count and revenue, as the rollups sum them (migration 2026112701): a
  * booking that reached confirmed brings its price less its refunds, whatever happened to it later.
  */
-const reachedConfirmed = sql<number>`case when confirmed_at is not null then 1 else 0 end`;
-const revenueOf = (currency: string) =>
+export const reachedConfirmed = sql<number>`case when confirmed_at is not null then 1 else 0 end`;
+export const revenueOf = (currency: string) =>
   sql<number>`case when confirmed_at is not null and currency = ${currency}
     then total_price_cents - refunded_cents else 0 end`;
 /** A rollup row's revenue, in the scope's currency only. */

@@ -10,6 +10,7 @@ import { formatMoney } from '../../lib/money.ts';
 import { findVendorLocale } from '../accounts/index.ts';
 import { KINDS } from '../catalog/index.ts';
 import * as repo from './analytics.repository.ts';
+import { channelRows } from './analytics-channels.repository.ts';
 import { MAX_TIMESERIES_POINTS } from './marketing.schemas.ts';
 
 export interface MarketingDeps {
@@ -155,6 +156,16 @@ export interface VendorSummary {
   bookings_confirmed: { organic: number; marketing: number };
   revenue: { organic: string; marketing: string };
   campaigns: CampaignSummary[];
+  /** bookings in range made through a channel (decisions §24), which count as unattributed above */
+  channels: ChannelSummary[];
+}
+
+export interface ChannelSummary {
+  channel_id: number;
+  name: string;
+  bookings: number;
+  bookings_confirmed: number;
+  revenue: string;
 }
 
 /** What a summary or series of the vendor counts: their bots setting, and their currency for revenue. */
@@ -189,10 +200,15 @@ export async function summariseVendorClicks(
 ): Promise<VendorSummary> {
   const range = { vendorId: vendorOf(vendorId), ...parseRange(query) };
   options = { now: deps.clock.now().getTime(), ...options };
-  const [scope, totals, campaigns] = await inReadSnapshot(deps.db, async (db) => {
+  const [scope, totals, campaigns, channels] = await inReadSnapshot(deps.db, async (db) => {
     const scope = await scopeOf(db, vendorId, query, options.now ?? deps.clock.now().getTime());
     const parts = await repo.summaryParts(db, range, options);
-    return [scope, await repo.summaryTotals(db, scope, parts), await repo.campaignRows(db, scope, parts)];
+    return [
+      scope,
+      await repo.summaryTotals(db, scope, parts),
+      await repo.campaignRows(db, scope, parts),
+      await channelRows(db, scope, range),
+    ] as const;
   });
   return {
     from: formatDateTime(range.from),
@@ -220,6 +236,11 @@ export async function summariseVendorClicks(
     campaigns: campaigns.map(({ confirmed, revenue_cents, ...row }) => ({
       ...row,
       conversion_rate: conversionRate(row.bookings, row.clicks),
+      bookings_confirmed: confirmed,
+      revenue: formatMoney(revenue_cents),
+    })),
+    channels: channels.map(({ confirmed, revenue_cents, ...row }) => ({
+      ...row,
       bookings_confirmed: confirmed,
       revenue: formatMoney(revenue_cents),
     })),

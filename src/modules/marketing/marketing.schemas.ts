@@ -189,6 +189,20 @@ export const SummarySchema = Named(
         }),
         { maxItems: 50 },
       ),
+      channels: Type.Array(
+        Type.Object({
+          channel_id: Type.Integer(),
+          name: Type.String({ description: "the channel's name as it is now" }),
+          bookings: Type.Integer(),
+          bookings_confirmed: Type.Integer(),
+          revenue: Revenue,
+        }),
+        {
+          description:
+            'bookings in range made through each channel (a reseller over OCTO, decisions §24), which count ' +
+            'as unattributed above; by bookings, most first',
+        },
+      ),
     },
     {
       description: "Clicks and click-to-booking conversion of a vendor's listings in [from, to).",
@@ -212,6 +226,15 @@ export const SummarySchema = Named(
               conversion_rate: 0.1,
               bookings_confirmed: 1,
               revenue: '90.00',
+            },
+          ],
+          channels: [
+            {
+              channel_id: 3,
+              name: 'Harbour Hotel concierge',
+              bookings: 1,
+              bookings_confirmed: 1,
+              revenue: '70.00',
             },
           ],
         },

@@ -42,7 +42,7 @@ interface Template {
   /** the opening paragraphs */
   lead(booking: MailBooking): string[];
   /** the label of the booking's expires_at, for the events where it is a deadline the reader must meet */
-  deadline?: string;
+  deadline?: string | ((booking: MailBooking) => string);
   /** a cancel says what it refunds */
   refund?: true;
   /** the note the party gave with the change (a decline's or a cancel's reason) */
@@ -53,6 +53,13 @@ interface Template {
 
 const vendorName = (b: MailBooking) => b.vendor.business_name;
 const customerName = (b: MailBooking) => bookedForLine(b);
+/** The channel a booking came through (decisions §24), or null. */
+const viaChannel = (b: MailBooking) => bookedFor(b).via;
+/** " for <contact>" once a channel's booking has its contact's name; "" before. */
+const forWhom = (b: MailBooking) => {
+  const { name, via } = bookedFor(b);
+  return name && name !== via ? ` for ${name}` : '';
+};
 
 /** The status the booking left when it expired, if its history records the expiry. */
 const expiredFrom = (b: MailBooking) =>
@@ -71,11 +78,18 @@ const TEMPLATES: Record<EventType, Partial<Record<BookingMailRole, Template>>> =
     },
     vendor: {
       subject: (b) => `New booking request: ${b.listing_title}`,
-      lead: (b) => [
-        `${customerName(b)} asks to book ${b.listing_title}.`,
-        'Please approve or decline the request before the deadline below; an unanswered request expires then.',
-      ],
-      deadline: 'Answer by',
+      // a channel's hold (decisions §24) is the channel's to confirm, not the vendor's to answer
+      lead: (b) =>
+        viaChannel(b)
+          ? [
+              `${viaChannel(b)} holds ${b.listing_title}${forWhom(b)}.`,
+              'The channel confirms or releases the hold; unconfirmed, it expires at the deadline below.',
+            ]
+          : [
+              `${customerName(b)} asks to book ${b.listing_title}.`,
+              'Please approve or decline the request before the deadline below; an unanswered request expires then.',
+            ],
+      deadline: (b) => (viaChannel(b) ? 'Held until' : 'Answer by'),
     },
   },
   'booking.approved': {
@@ -136,7 +150,11 @@ const TEMPLATES: Record<EventType, Partial<Record<BookingMailRole, Template>>> =
     },
     vendor: {
       subject: (b) => `Booking confirmed: ${b.listing_title}`,
-      lead: (b) => [`${customerName(b)} has paid: the booking of ${b.listing_title} is confirmed.`],
+      lead: (b) => [
+        viaChannel(b)
+          ? `${viaChannel(b)} confirmed the booking of ${b.listing_title}${forWhom(b)} (paid to the channel).`
+          : `${customerName(b)} has paid: the booking of ${b.listing_title} is confirmed.`,
+      ],
     },
   },
   'payment.succeeded': {},
@@ -191,7 +209,8 @@ export function bookingMail(input: {
     { label: 'Total', value: money(booking.total_price, booking.currency) },
   ];
   if (template.deadline && booking.expires_at !== null) {
-    facts.push({ label: template.deadline, value: localTime(booking.expires_at, zone) });
+    const label = typeof template.deadline === 'function' ? template.deadline(booking) : template.deadline;
+    facts.push({ label, value: localTime(booking.expires_at, zone) });
   }
   if (template.refund) {
     const refund = event.data.refund;

@@ -1,9 +1,9 @@
 import type { BookingStatus } from '../../db/database.ts';
 import { localDateAt } from '../../lib/local-days.ts';
-import { parseSchedule } from '../../lib/schedule.ts';
 import { type ChannelBookingRow, cutoffAt, inFreeCancellation, statusAt } from '../booking/index.ts';
-import { availabilityIdOf, localDateTimeOf, productIdOf, utcOf } from './octo.mapping.ts';
+import { availabilityIdOf, productIdOf } from './octo.mapping.ts';
 import { OPTION_ID, unitsOf } from './octo.products.ts';
+import { localDateTimeOf, utcOf } from './octo.time.ts';
 
 // A channel booking as OCTO's Booking (decisions §24), and OCTO's unit items as a booking request's demand:
 // pure functions over rows, so the service and the tests feed them what they like.
@@ -105,7 +105,7 @@ function contactOf(
  */
 function availabilityOf(row: ChannelBookingRow, now: number) {
   const tz = row.vendor_time_zone;
-  const startTime = row.listing_kind === 'adventure' && parseSchedule(row.listing_schedule).length > 0;
+  const startTime = row.listing_kind === 'adventure' && row.listing_scheduled;
   const cutoff = cutoffAt(row.starts_at, row.booking_cutoff_minutes);
   const open = now < cutoff;
   const start = localDateTimeOf(row.starts_at, tz);
@@ -130,10 +130,7 @@ function availabilityOf(row: ChannelBookingRow, now: number) {
 export function toOctoBooking(row: ChannelBookingRow, now: number) {
   const status = octoStatusOf(statusAt(row, now));
   const notes = row.customer_notes === '' ? null : row.customer_notes;
-  const policy = {
-    freeCancellationHours: row.free_cancellation_hours,
-    lateRefundPercent: row.late_refund_percent,
-  };
+  const policy = { freeCancellationHours: row.free_cancellation_hours };
   const cancellable =
     status === 'ON_HOLD' || (status === 'CONFIRMED' && inFreeCancellation(policy, row.starts_at, now));
   const availability = availabilityOf(row, now);

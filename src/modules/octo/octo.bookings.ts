@@ -12,7 +12,7 @@ import {
   channelCaller,
   confirmChannelBooking,
   extendChannelHold,
-  requestBooking,
+  requestChannelBooking,
 } from '../booking/index.ts';
 import type { ListingRef } from '../catalog/index.ts';
 import type { ChannelIdentity } from '../channels/index.ts';
@@ -26,12 +26,13 @@ import {
   invalidUnitId,
   unprocessable,
 } from './octo.errors.ts';
-import { openingDayOf, parseAvailabilityId } from './octo.mapping.ts';
+import { parseAvailabilityId } from './octo.mapping.ts';
 import { availabilityTypeOf, OPTION_ID } from './octo.products.ts';
 import { type OctoDeps, productOf } from './octo.service.ts';
+import { openingDayOf } from './octo.time.ts';
 
 // OCTO's booking endpoints (decisions §24) over the platform's own booking path: a reserve is the booking
-// request (requestBooking) made by the channel's account with a ChannelHold, so capacity, departures,
+// request (requestChannelBooking) made by the channel's account with a ChannelHold, so capacity, departures,
 // resources, prices, expiry, events and the vendor's mail are the same code as any request's.
 
 /** What the booking endpoints use of the OCTO API's deps. */
@@ -94,7 +95,11 @@ function askedWindow(listing: ListingRef, productId: string, availabilityId: str
   if (!parsed || parsed.productId !== productId) throw invalidAvailabilityId(id);
   const startTime = availabilityTypeOf(listing) === 'START_TIME';
   if (startTime !== (parsed.at.startsAt !== undefined)) throw invalidAvailabilityId(id);
-  if (parsed.at.startsAt !== undefined) return { starts_at: formatDateTime(parsed.at.startsAt) };
+  if (parsed.at.startsAt !== undefined) {
+    if (parsed.at.startsAt < at)
+      throw unprocessable(`The availability ${id} has started: booking has closed.`);
+    return { starts_at: formatDateTime(parsed.at.startsAt) };
+  }
   const day = openingDayOf(parsed.at.date, listing.openingHours, listing.timeZone);
   if (!day) throw unprocessable(`The availability ${id} is closed all day.`);
   if (day.startsAt < at) throw unprocessable(`The availability ${id} has started: booking has closed.`);
@@ -103,9 +108,10 @@ function askedWindow(listing: ListingRef, productId: string, availabilityId: str
 
 /**
  * POST bookings: a hold of the availability for the unit items, `expirationMinutes` long (default 30, at
- * most the vendor's request TTL). With the reseller's `uuid`, a repeat returns the booking it made: looked
- * up first, and, when two repeats race, the unique index on (channel, uuid) lets one insert and the other
- * finds it (whatever refused the other: the index, or the seats its twin took).
+ * most the vendor's request TTL). With the reseller's `uuid`, a repeat returns the booking it made: the
+ * unique index on (channel, uuid) refuses a second insert, and whatever refused the repeat (the index, or
+ * the seats its twin took, also when the two race) it then finds its twin. A first reserve, by far the
+ * common case, so costs no look-up beforehand.
  */
 export async function reserve(
   deps: OctoBookingDeps,
@@ -113,10 +119,6 @@ export async function reserve(
   body: ReserveBody,
   client: { ip: string; userAgent: string },
 ) {
-  if (body.uuid !== undefined) {
-    const existing = await findOne(deps, channel, { uuid: body.uuid });
-    if (existing) return answer(deps, existing);
-  }
   const { listing, productId } = await productOf(deps, channel, body.productId);
   if (body.optionId !== OPTION_ID) throw invalidOptionId(body.optionId);
   const window = askedWindow(listing, productId, body.availabilityId, now(deps));
@@ -130,42 +132,49 @@ export async function reserve(
     ...units.demand,
     customer_notes: body.notes ?? '',
   };
-  let id: number;
+  let view: Awaited<ReturnType<typeof requestChannelBooking>>;
   try {
-    const booking = await requestBooking(deps.booking, channelCaller(actorOf(channel)), input, client, {
+    view = await requestChannelBooking(deps.booking, channelCaller(actorOf(channel)), input, client, {
       channelId: channel.id,
       vendorId: channel.vendorId,
       uuid,
       resellerReference: body.resellerReference ?? null,
       expirationMinutes: body.expirationMinutes ?? DEFAULT_EXPIRATION_MINUTES,
     });
-    id = booking.id;
   } catch (error) {
     const twin = body.uuid === undefined ? undefined : await findOne(deps, channel, { uuid: body.uuid });
     if (twin) return answer(deps, twin);
-    throw reserveError(error, body.availabilityId ?? '');
+    throw reserveError(error, body.availabilityId ?? '', Date.parse(window.starts_at) < now(deps));
   }
-  return answer(deps, (await findOne(deps, channel, { id })) as ChannelBookingRow);
+  // the new booking as its view read it, with what the product already told of its listing
+  return answer(deps, {
+    ...view,
+    confirmed_at: null,
+    listing_public_id: listing.publicId,
+    listing_public_id_shared: productId !== listing.publicId,
+    listing_scheduled: availabilityTypeOf(listing) === 'START_TIME',
+    booking_cutoff_minutes: listing.bookingCutoffMinutes,
+    free_cancellation_hours: listing.freeCancellationHours,
+    request_ttl_minutes: listing.requestTtlMinutes,
+  });
 }
 
 const DEMAND_FIELDS = ['participants', 'participants_count', 'quantity'];
 
 /**
  * What a refused request means in OCTO's terms: an instant that is no departure is an invalid
- * availability; one in the past, or a window the listing cannot take, is unprocessable; a uuid that
- * collided with nothing found is already used.
+ * availability; one that has begun meanwhile (`begun`), or a window the listing cannot take, is
+ * unprocessable; a uuid that collided with nothing found is already used.
  */
-function reserveError(error: unknown, availabilityId: string): unknown {
+function reserveError(error: unknown, availabilityId: string, begun: boolean): unknown {
   if (isUniqueViolation(error)) return badRequest('The uuid was already used.');
   if (!(error instanceof AppError)) return error;
   // more participants or units than the departure or the item has: it cannot take them
   const fields = Object.keys(error.errors ?? {});
   if (error.code === 'invalid' && fields.some((f) => DEMAND_FIELDS.includes(f)))
     return unprocessable(appErrorText(error));
-  if (error.code === 'invalid' && error.errors?.starts_at) {
-    const message = error.errors.starts_at.join(' ');
-    return /past/.test(message) ? unprocessable(message) : invalidAvailabilityId(availabilityId);
-  }
+  if (error.code === 'invalid' && error.errors?.starts_at)
+    return begun ? unprocessable(error.errors.starts_at.join(' ')) : invalidAvailabilityId(availabilityId);
   if (error.code === 'booking_conflict' || error.code === 'not_found') return unprocessable(error.message);
   return error;
 }

@@ -1,8 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
 import type { ListingKind } from '../../db/database.ts';
-import { localDay } from '../../lib/local-days.ts';
-import type { OpeningHours } from '../../lib/opening-hours.ts';
-import { WEEKDAYS } from '../../lib/schedule.ts';
 import type { VendorProfile } from '../accounts/index.ts';
 import {
   type AvailabilityVerdict,
@@ -12,11 +9,11 @@ import {
   departureStatus,
   type UnitLimit,
 } from '../booking/index.ts';
+import { isCalendarDate, localDateTimeOf, utcOf } from './octo.time.ts';
 
 // How the platform's objects read as OCTO's (decisions §24), as pure functions: the service feeds them
-// rows and verdicts, the tests random ones. Nothing here reads the database or the clock. Local times are
-// the vendor's zone's, through Temporal (a DST gap's time moves forward, an ambiguous one takes the
-// earlier instant: 'compatible', as the schedule does).
+// rows and verdicts, the tests random ones. Nothing here reads the database or the clock. Local times and
+// dates come from octo.time.ts.
 
 // --- the supplier ---------------------------------------------------------------------------------------
 
@@ -94,7 +91,6 @@ export function parseProductId(id: string): ProductKey | null {
 /** When an availability is: a departure's instant (START_TIME) or a local date (OPENING_HOURS). */
 export type AvailabilityAt = { startsAt: number; date?: undefined } | { date: string; startsAt?: undefined };
 
-const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
 /**
@@ -113,75 +109,13 @@ export function parseAvailabilityId(id: string): { productId: string; at: Availa
   const productId = id.slice(0, at);
   const when = id.slice(at + 1);
   if (!parseProductId(productId)) return null;
-  if (LOCAL_DATE.test(when)) return localDay(when, 'UTC') ? { productId, at: { date: when } } : null;
+  if (isCalendarDate(when)) return { productId, at: { date: when } };
   if (!LOCAL_DATE_TIME.test(when)) return null;
   try {
     return { productId, at: { startsAt: Temporal.Instant.from(when).epochMilliseconds } };
   } catch {
     return null;
   }
-}
-
-// --- local times ----------------------------------------------------------------------------------------
-
-/** An instant as OCTO's local date-times write it: the zone's wall clock and its offset, to the second. */
-export const localDateTimeOf = (millis: number, timeZone: string): string =>
-  Temporal.Instant.fromEpochMilliseconds(millis)
-    .toZonedDateTimeISO(timeZone)
-    .toString({ timeZoneName: 'never', smallestUnit: 'second' });
-
-/** An instant as OCTO's `utc*` fields write it: UTC, to the second, ending in Z. */
-export const utcOf = (millis: number): string =>
-  Temporal.Instant.fromEpochMilliseconds(Math.floor(millis / 1000) * 1000).toString();
-
-/** The instant of a local date and wall-clock time (HH:MM, `24:00` the next day's start) in the zone. */
-function instantOf(date: string, time: string, timeZone: string): number {
-  const day = Temporal.PlainDate.from(date);
-  const [plainDay, plainTime] =
-    time === '24:00'
-      ? [day.add({ days: 1 }), Temporal.PlainTime.from('00:00')]
-      : [day, Temporal.PlainTime.from(time)];
-  return plainDay.toPlainDateTime(plainTime).toZonedDateTime(timeZone, { disambiguation: 'compatible' })
-    .epochMilliseconds;
-}
-
-/** An opening-hours date's window and its hours as OCTO lists them; null on a date the vendor is closed. */
-export interface OpeningDay {
-  startsAt: number;
-  endsAt: number;
-  openingHours: { from: string; to: string }[];
-}
-
-/**
- * What a reservation of an OPENING_HOURS product on `date` takes (decisions §24: the whole local date):
- * from the date's first opening to its last closing, so that pick-up and return both fall inside the
- * hours (decisions §20); the whole local date when the vendor keeps no hours (always open).
- */
-export function openingDayOf(date: string, hours: OpeningHours | null, timeZone: string): OpeningDay | null {
-  if (hours === null) {
-    const day = localDay(date, timeZone);
-    return day && { startsAt: day.from, endsAt: day.to, openingHours: [{ from: '00:00', to: '24:00' }] };
-  }
-  const weekday = WEEKDAYS[Temporal.PlainDate.from(date).dayOfWeek - 1];
-  const intervals = hours[weekday];
-  if (intervals.length === 0) return null;
-  return {
-    startsAt: instantOf(date, intervals[0][0], timeZone),
-    endsAt: instantOf(date, intervals[intervals.length - 1][1], timeZone),
-    openingHours: intervals.map(([from, to]) => ({ from, to })),
-  };
-}
-
-/** The local dates from `start` to `end`, both included (YYYY-MM-DD each). */
-export function localDatesBetween(start: string, end: string): string[] {
-  const dates: string[] = [];
-  for (
-    let d = Temporal.PlainDate.from(start);
-    Temporal.PlainDate.compare(d, end) <= 0;
-    d = d.add({ days: 1 })
-  )
-    dates.push(d.toString());
-  return dates;
 }
 
 // --- availabilities -------------------------------------------------------------------------------------
@@ -237,19 +171,6 @@ export function windowStandingOf(
     capacity,
     remaining: closed ? 0 : free,
     closed,
-  };
-}
-
-/** A date the vendor is closed all day: its whole local date, nothing free. */
-export function closedDayStanding(date: string, timeZone: string, cutoffMinutes: number): Standing {
-  const day = localDay(date, timeZone) ?? { from: 0, to: 0 };
-  return {
-    startsAt: day.from,
-    endsAt: day.to,
-    cutoffAt: cutoffAt(day.from, cutoffMinutes),
-    capacity: 0,
-    remaining: 0,
-    closed: true,
   };
 }
 

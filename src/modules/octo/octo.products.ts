@@ -102,8 +102,9 @@ export function toOctoProduct(listing: ListingRef, productId: string) {
     instantDelivery: true,
     availabilityRequired: true,
     availabilityType: availabilityTypeOf(listing),
-    deliveryFormats: [],
-    deliveryMethods: [],
+    // OCTO's validator wants at least one of each: the booking's voucher, its reference as a QR code
+    deliveryFormats: ['QRCODE' as const],
+    deliveryMethods: ['VOUCHER' as const],
     // the vendor checks guests in on the day's manifest (decisions §23)
     redemptionMethod: 'MANIFEST' as const,
     options: [

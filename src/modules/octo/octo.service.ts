@@ -3,7 +3,11 @@ import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { findVendorById } from '../accounts/index.ts';
 import type { BookingDeps } from '../booking/index.ts';
-import { findVendorVisibleListings, type ListingRef } from '../catalog/index.ts';
+import {
+  findVendorVisibleListings,
+  findVendorVisibleListingsByPublicId,
+  type ListingRef,
+} from '../catalog/index.ts';
 import type { ChannelIdentity } from '../channels/index.ts';
 import { invalidProductId, OctoError } from './octo.errors.ts';
 import { parseProductId, productIdOf, toOctoSupplier } from './octo.mapping.ts';
@@ -44,7 +48,9 @@ function withProductIds(listings: ListingRef[]): { listing: ListingRef; productI
 export async function productOf(deps: OctoDeps, channel: ChannelIdentity, productId: string) {
   const key = parseProductId(productId);
   if (!key) throw invalidProductId(productId);
-  const candidates = withProductIds(await findVendorVisibleListings(deps.db, channel.vendorId, key.publicId));
+  const candidates = withProductIds(
+    await findVendorVisibleListingsByPublicId(deps.db, channel.vendorId, key.publicId),
+  );
   const found = candidates.find((c) => c.productId === productId);
   if (!found) throw invalidProductId(productId);
   return found;

@@ -9,7 +9,7 @@ import {
   type VendorSummary,
 } from '../../../src/modules/marketing/analytics.service.ts';
 import { recordListingClick } from '../../../src/modules/marketing/index.ts';
-import { buildTestApp, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
+import { buildTestApp, injector, type TestApp, usingPostgres } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
 import {
   clickRow,
@@ -20,14 +20,15 @@ import {
   vendorProfileId,
 } from '../../helpers/marketing-factories.ts';
 import { BOT_AGENT, rollupsAndRecount } from '../../helpers/rollups.ts';
+import { newChannel } from '../channels/channels-helpers.ts';
 
 // The summary against an independent model written in plain JavaScript, on random clicks (bots among
-// them), bookings (confirmed or not, refunded in part, in another currency) and ranges; and the rollups
-// against the raw clicks and bookings they summarise.
+// them), bookings (confirmed or not, refunded in part, in another currency, some through a channel) and
+// ranges; and the rollups against the raw clicks and bookings they summarise.
 
 const DAY = 86_400_000;
 let t: TestApp;
-let vendors: { id: number; listings: TestListing[] }[];
+let vendors: { id: number; listings: TestListing[]; channels: { id: number; name: string }[] }[];
 let customerId: number;
 
 beforeAll(async () => {
@@ -36,9 +37,14 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const account = await registerVendor(t.app);
     const id = await vendorProfileId(t.db, account.id);
+    // two channels (decisions §24) named so that their order on a tie is the name's
+    const channels = [];
+    for (const name of ['Harbour Hotel', 'Beach kiosk'])
+      channels.push({ id: (await newChannel(injector(t.app), account, name)).id, name });
     vendors.push({
       id,
       listings: [await insertListing(t.db, id, 'equipment'), await insertListing(t.db, id, 'adventure')],
+      channels,
     });
   }
   customerId = (await registerCustomer(t.app)).id;
@@ -64,6 +70,8 @@ type BookingSpec = {
   vendor: number;
   at: number;
   click: number | null;
+  /** made through the vendor's channel of this index (then with no click), or not */
+  channel: number | null;
   confirmed: boolean;
   refunded: number;
   foreign: boolean;
@@ -89,6 +97,7 @@ const dataset = fc.record({
       vendor: fc.integer({ min: 0, max: 1 }),
       at: instant,
       click: fc.option(fc.nat(), { nil: null }),
+      channel: fc.option(fc.integer({ min: 0, max: 1 }), { nil: null, freq: 2 }),
       confirmed: fc.boolean(),
       refunded: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 4500 })),
       foreign: fc.boolean().map((b) => b && Math.random() < 0.3),
@@ -186,6 +195,20 @@ function model(
     },
     revenue: { organic: cents(sumOf('organic', revenue)), marketing: cents(sumOf('marketing', revenue)) },
     campaigns,
+    // by channel: its bookings in range, those that reached confirmed, their revenue; most bookings first
+    channels: vendors[vendor].channels
+      .map((c, index) => {
+        const through = myBookings.filter((b) => b.channel === index);
+        return {
+          channel_id: c.id,
+          name: c.name,
+          bookings: through.length,
+          bookings_confirmed: through.filter((b) => b.confirmed).length,
+          revenue: cents(through.reduce((n, b) => n + revenue(b), 0)),
+        };
+      })
+      .filter((c) => c.bookings > 0)
+      .sort((a, b) => b.bookings - a.bookings || byteOrder(a.name, b.name) || a.channel_id - b.channel_id),
   };
 }
 
@@ -234,7 +257,11 @@ describe('summary exactness', () => {
         }
         const storedBookings = [];
         for (const spec of bookings) {
-          const clickIndex = spec.click === null || stored.length === 0 ? null : spec.click % stored.length;
+          // a channel's booking has no click (the reseller's customer never clicked here)
+          const clickIndex =
+            spec.click === null || spec.channel !== null || stored.length === 0
+              ? null
+              : spec.click % stored.length;
           const id = await insertBooking(t.db, {
             listing: vendors[spec.vendor].listings[0],
             customerId,
@@ -244,6 +271,12 @@ describe('summary exactness', () => {
           });
           if (spec.foreign)
             await t.db.updateTable('bookings').set({ currency: 'eur' }).where('id', '=', id).execute();
+          if (spec.channel !== null)
+            await t.db
+              .updateTable('bookings')
+              .set({ channel_id: vendors[spec.vendor].channels[spec.channel].id })
+              .where('id', '=', id)
+              .execute();
           if (spec.refunded)
             await insertPaymentWithRefunds(t.db, id, [[spec.refunded, 'succeeded']], base + spec.at);
           storedBookings.push({ ...spec, at: base + spec.at, clickIndex });

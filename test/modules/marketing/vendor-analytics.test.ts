@@ -266,6 +266,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           revenue: '0.00',
         },
       ],
+      // no booking here came through a channel (decisions §24)
+      channels: [],
     });
   });
 
@@ -293,6 +295,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           revenue: '0.00',
         },
       ],
+      // no booking here came through a channel (decisions §24)
+      channels: [],
     });
   });
 
@@ -362,6 +366,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
           revenue: '0.00',
         },
       ],
+      // no booking here came through a channel (decisions §24)
+      channels: [],
     });
   });
 
@@ -387,6 +393,8 @@ describe('GET /api/v1/marketing/vendor/summary/', () => {
       bookings_confirmed: { organic: 0, marketing: 0 },
       revenue: { organic: '0.00', marketing: '0.00' },
       campaigns: [],
+      // no booking here came through a channel (decisions §24)
+      channels: [],
     });
   });
 

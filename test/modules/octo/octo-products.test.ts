@@ -72,6 +72,11 @@ describe('GET products', () => {
     expect(res.body).not.toContain(foreign.public_id);
     for (const p of products) {
       expect([p.timeZone, p.allowFreesale, p.instantConfirmation]).toEqual(['Europe/Lisbon', false, true]);
+      expect([p.deliveryMethods, p.deliveryFormats, p.redemptionMethod]).toEqual([
+        ['VOUCHER'],
+        ['QRCODE'],
+        'MANIFEST',
+      ]);
       expect(p.options.map((o) => [o.id, o.default])).toEqual([['DEFAULT', true]]);
     }
   });

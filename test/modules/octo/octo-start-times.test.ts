@@ -1,4 +1,9 @@
-import { zAvailability, zAvailabilityCalendar, zErrorInvalidAvailabilityId } from '@octocloud/types';
+import {
+  zAvailability,
+  zAvailabilityCalendar,
+  zErrorBadRequest,
+  zErrorInvalidAvailabilityId,
+} from '@octocloud/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
 import { createAdventure, type ListingOut } from '../../helpers/catalog-factories.ts';
@@ -125,37 +130,59 @@ describe('a START_TIME product', () => {
     t.clock.set('2026-06-01T12:00:00Z');
   });
 
-  it('adds each date up in the calendar: closed without an open departure', async () => {
-    const res = await call('POST', 'availability/calendar', {
-      productId: 'caves',
-      optionId: 'DEFAULT',
-      localDateStart: '2026-06-05',
-      localDateEnd: '2026-06-13',
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const days = zAvailabilityCalendar.array().parse(res.json());
-    expect(days.map((d) => d.localDate)).toEqual([
-      '2026-06-05',
-      '2026-06-06',
-      '2026-06-07',
-      '2026-06-08',
-      '2026-06-09',
-      '2026-06-10',
-      '2026-06-11',
-      '2026-06-12',
-      '2026-06-13',
+  it('adds each date with departures up in the calendar: closed when none is open', async () => {
+    const calendar = async () => {
+      const res = await call('POST', 'availability/calendar', {
+        productId: 'caves',
+        optionId: 'DEFAULT',
+        localDateStart: '2026-06-05',
+        localDateEnd: '2026-06-13',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return zAvailabilityCalendar.array().parse(res.json());
+    };
+    // the 6th: 09:00 sold out, 14:30 closed by the vendor; the 13th: both free; no departure on the others
+    expect(await calendar()).toEqual([
+      {
+        localDate: '2026-06-06',
+        available: false,
+        status: 'SOLD_OUT',
+        vacancies: 0,
+        capacity: 12,
+        openingHours: [],
+      },
+      {
+        localDate: '2026-06-13',
+        available: true,
+        status: 'AVAILABLE',
+        vacancies: 24,
+        capacity: 24,
+        openingHours: [],
+      },
     ]);
-    expect(days[0]).toEqual({
-      localDate: '2026-06-05',
+    t.clock.set('2026-06-13T14:00:00Z');
+    expect((await calendar())[1]).toEqual({
+      localDate: '2026-06-13',
       available: false,
       status: 'CLOSED',
       vacancies: 0,
       capacity: null,
       openingHours: [],
     });
-    // the 6th: 09:00 sold out, 14:30 closed by the vendor; the 13th: both free
-    expect(days[1]).toMatchObject({ available: false, status: 'SOLD_OUT', vacancies: 0, capacity: 12 });
-    expect(days[8]).toMatchObject({ available: true, status: 'AVAILABLE', vacancies: 24, capacity: 24 });
+    t.clock.set('2026-06-01T12:00:00Z');
+  });
+
+  it('takes exactly one way of asking: dates, a date, or ids (else BAD_REQUEST)', async () => {
+    const [nine] = await availabilities({ localDate: '2026-06-13' });
+    for (const body of [
+      { localDateStart: '2026-06-13', localDateEnd: '2026-06-13', availabilityIds: [nine.id] },
+      { localDate: '2026-06-13', localDateStart: '2026-06-13', localDateEnd: '2026-06-13' },
+      { localDate: '2026-06-13', availabilityIds: [nine.id] },
+    ]) {
+      const res = await ask(body);
+      expect(res.statusCode).toBe(400);
+      expect(zErrorBadRequest.parse(res.json()).error).toBe('BAD_REQUEST');
+    }
   });
 
   it('reads an availability back by its id, and refuses ids that are not its departures', async () => {

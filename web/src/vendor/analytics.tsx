@@ -117,6 +117,7 @@ export function AnalyticsPage() {
           <Totals summary={summary} />
           <OverTime series={series} range={range} />
           <Campaigns summary={summary} />
+          <Channels summary={summary} />
         </>
       )}
     </Page>
@@ -284,6 +285,43 @@ function OverTime({ series, range }: { series: Timeseries; range: { first: strin
           </table>
         </TableScroll>
       </details>
+    </section>
+  );
+}
+
+/** Bookings made through each channel, a reseller over OCTO (decisions §24): unattributed above. */
+function Channels({ summary }: { summary: Summary }) {
+  return (
+    <section aria-labelledby="channels-title">
+      <h2 id="channels-title">Channels</h2>
+      {summary.channels.length === 0 ? (
+        // a plain paragraph: the page's one status message is the campaigns' (or the loading state's)
+        <p class="muted">No bookings through a channel in this range.</p>
+      ) : (
+        <TableScroll label="Channels">
+          <table>
+            <caption class="visually-hidden">Channels</caption>
+            <thead>
+              <tr>
+                <th scope="col">Channel</th>
+                <th scope="col">Bookings</th>
+                <th scope="col">Confirmed</th>
+                <th scope="col">Revenue</th>
+              </tr>
+            </thead>
+            <tbody>
+              {summary.channels.map((c) => (
+                <tr key={c.channel_id}>
+                  <th scope="row">{c.name}</th>
+                  <td>{c.bookings}</td>
+                  <td>{c.bookings_confirmed}</td>
+                  <td>{money(c.revenue, summary.currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
     </section>
   );
 }

@@ -3,6 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { bookedFor } from '../../../src/lib/booked-for.ts';
+import { channelMoveRefusal, nextStatus } from '../../../src/modules/booking/booking.state-machine.ts';
 import { api, call, type Schemas } from '../api.ts';
 import { BookingAnswers } from '../components/booking-answers.tsx';
 import { PriceLines } from '../components/price-lines.tsx';
@@ -22,7 +23,9 @@ const STATUS_OPTIONS = [['', 'All states'], ...Object.entries(STATUS_WORDS)] as 
 export function deadline(booking: Booking, timeZone: string): string | null {
   if (!booking.expires_at) return null;
   const when = dateTime(booking.expires_at, timeZone);
-  if (booking.status === 'requested') return `Answer before ${when}`;
+  // a channel's hold is the channel's to confirm (decisions §24): the vendor has nothing to answer
+  if (booking.status === 'requested')
+    return booking.channel ? `Held by ${booking.channel.name} until ${when}` : `Answer before ${when}`;
   if (booking.status === 'approved') return `Customer pays before ${when}`;
   return null;
 }
@@ -75,9 +78,14 @@ function Actions({ booking, onDone }: { booking: Booking; onDone: () => Promise<
   const [confirming, setConfirming] = useState<Exclude<Action, 'approve'> | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const canApprove = booking.status === 'requested';
-  const canDecline = booking.status === 'requested' || booking.status === 'approved';
-  const canCancel = canDecline || booking.status === 'confirmed';
+  // the server's own rules: the state machine, and a channel's hold left to its channel
+  const channelId = booking.channel?.id ?? null;
+  const may = (action: 'approve' | 'decline') =>
+    nextStatus(booking.status, action) !== null &&
+    channelMoveRefusal(action, booking.status, channelId) === undefined;
+  const canApprove = may('approve');
+  const canDecline = may('decline');
+  const canCancel = nextStatus(booking.status, 'vendor_cancel') !== null;
   // a vendor's cancel refunds a paid booking: only the roles that may refund see it (decisions §25)
   const mayCancel = useMay()('POST /api/v1/booking/bookings/{id}/vendor-cancel/');
   if (!canCancel || (!canDecline && !mayCancel)) return null;

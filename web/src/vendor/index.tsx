@@ -35,7 +35,7 @@ const SECTIONS: readonly (readonly [href: string, name: string, needs?: Operatio
   ['/vendor/promo-codes', 'Promo codes', 'GET /api/v1/booking/vendor/promo-codes/'],
   ['/vendor/analytics', 'Analytics', 'GET /api/v1/marketing/vendor/summary/'],
   ['/vendor/team', 'Team', 'GET /api/v1/accounts/team/'],
-  ['/vendor/channels', 'Channels', 'GET /api/v1/booking/vendor/calendar-feed/'],
+  ['/vendor/channels', 'Channels', 'GET /api/v1/channels/'],
   ['/vendor/settings', 'Settings', 'PATCH /api/v1/accounts/vendor-profile/me/'],
 ];
 

@@ -3,7 +3,7 @@
 // log with redelivery.
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.ts';
-import { CopyButton } from '../components/copy-button.tsx';
+import { SecretOnce } from '../components/secret-once.tsx';
 import { dateTime } from '../format.ts';
 import type { paths } from '../generated/api.d.ts';
 import {
@@ -15,7 +15,6 @@ import {
   Notice,
   onSubmitRun,
   TableScroll,
-  TextArea,
   useAction,
 } from '../ui.tsx';
 import { useLoad } from './data.ts';
@@ -82,21 +81,14 @@ const endpointsApi = {
 /** A new signing secret: shown this once, with a way to copy it. */
 function SecretNotice({ url, secret, onHide }: { url: string; secret: string; onHide: () => void }) {
   return (
-    <div class="card stack">
-      <TextArea
-        label={`Signing secret of ${url}`}
-        readOnly
-        rows={2}
-        value={secret}
-        hint="Copy it now into your receiver: it is not shown again. It verifies the webhook-signature header of each delivery."
-      />
-      <div class="row">
-        <CopyButton text={secret} label="Copy secret" what="the secret" />
-        <button type="button" class="button" onClick={onHide}>
-          Hide secret
-        </button>
-      </div>
-    </div>
+    <SecretOnce
+      label={`Signing secret of ${url}`}
+      value={secret}
+      hint="Copy it now into your receiver: it is not shown again. It verifies the webhook-signature header of each delivery."
+      copyLabel="Copy secret"
+      hideLabel="Hide secret"
+      onHide={onHide}
+    />
   );
 }
 
