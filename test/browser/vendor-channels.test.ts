@@ -40,14 +40,16 @@ describe.skipIf(!browserAvailable)('vendor channels', () => {
       await expect.poll(() => keyField.count()).toBe(1);
       const key = await keyField.inputValue();
       expect(key).toMatch(/^wbk_[A-Za-z0-9_-]{43}$/);
-      await page.getByRole('button', { name: 'Copy', exact: true }).click();
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Copied.' }).count()).toBe(1);
+      // the key's own card: the calendar feed below has a Copy button of its own
+      const shownKey = page.locator('.card', { has: keyField });
+      await shownKey.getByRole('button', { name: 'Copy', exact: true }).click();
+      await expect.poll(() => shownKey.getByRole('status').textContent()).toBe('Copied.');
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
       expect(await supplierStatus(base, key)).toBe(200);
       await expectAccessible(page);
 
       // the key is not shown again: hidden, and not in the list after a reload
-      await page.getByRole('button', { name: 'Hide', exact: true }).click();
+      await shownKey.getByRole('button', { name: 'Hide', exact: true }).click();
       await page.reload();
       const card = page.getByRole('region', { name: 'Harbour Hotel', exact: true });
       await expect.poll(() => card.textContent()).toContain('Active');
