@@ -67,22 +67,17 @@ describe('migration 2026112504-booking-expiry', () => {
       down.map((line) => line.replace('Down', 'Up')).reverse(),
     );
     expect(await bookingsObjects()).toEqual(latest);
-    // the table's other indexes and triggers are the ones it had before the migration, but for the rollup
-    // triggers that a later migration (2026112701) replaced and the indexes later ones add (2026112803:
-    // the promo codes'; 2026113001: the manifest's by vendor and day; 2026120101: a channel's references)
+    // every other index and trigger the table had before the migration comes back unchanged, but for the
+    // two indexes the migration itself remakes and the rollup triggers a later one (2026112701) replaced;
+    // what later migrations add is theirs to test
     const changed = [
-      'bookings_channel_uuid_key',
-      'bookings_channel_reference_idx',
-      'bookings_promo_code_idx',
-      'bookings_vendor_starts_idx',
-      'bookings_vendor_ends_idx',
       'bookings_listing_window_idx',
       'bookings_expiring_idx',
       ...['insert', 'delete', 'update'].flatMap((op) => [`booking_daily_${op}`, `bookings_rollup_${op}`]),
     ];
-    expect(latest.filter((o) => !changed.includes(o.name))).toEqual(
-      before.filter((o) => !changed.includes(o.name)),
-    );
+    const kept = before.filter((o) => !changed.includes(o.name));
+    expect(kept.length).toBeGreaterThan(3);
+    expect(latest.filter((o) => kept.some((k) => k.name === o.name))).toEqual(kept);
     expect(await t.db.selectFrom('bookings').select(['id', 'status', 'expires_at']).execute()).toEqual([
       { id, status: 'approved', expires_at: null },
     ]);
