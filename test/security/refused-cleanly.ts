@@ -41,5 +41,11 @@ export function fuzzSuite() {
   return suite;
 }
 
+/**
+ * The members a 400 names; none when the body was refused as a whole (a generated `__proto__` key: the
+ * JSON parser refuses such a body, 400 `invalid` naming no member).
+ */
+export const fieldsOf = (res: { json(): { errors?: object } }) => Object.keys(res.json().errors ?? {});
+
 /** A body member that generated input may leave out. */
 export const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });

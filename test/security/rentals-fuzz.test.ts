@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { injector } from '../helpers/build-test-app.ts';
 import { createEquipment } from '../helpers/catalog-factories.ts';
 import { registerCustomer, registerVendor } from '../helpers/factories.ts';
-import { fuzzSuite, member } from './refused-cleanly.ts';
+import { fieldsOf, fuzzSuite, member } from './refused-cleanly.ts';
 
 // Rental terms under generated input (decisions §20): near-valid rates, duration limits, buffers, opening
 // hours and windows. Every answer is a success or a 4xx in the decided body whose `errors` name the member
@@ -71,8 +71,7 @@ describe('generated rental terms on an item', () => {
           payload,
         });
         await refusedCleanly(res, before, [200, 400]);
-        if (res.statusCode === 400)
-          for (const field of Object.keys(res.json().errors ?? {})) expect(field).toMatch(TERM_FIELD);
+        if (res.statusCode === 400) for (const field of fieldsOf(res)) expect(field).toMatch(TERM_FIELD);
         else if (Array.isArray(payload.rates)) expect(res.json().rates).toHaveLength(payload.rates.length);
       }),
       { numRuns: 300 },
@@ -115,8 +114,7 @@ describe('generated opening hours and windows', () => {
           });
           await refusedCleanly(profile, before, [200, 400]);
           if (profile.statusCode === 400)
-            for (const field of Object.keys(profile.json().errors ?? {}))
-              expect(field).toMatch(/^opening_hours(\.|$)/);
+            for (const field of fieldsOf(profile)) expect(field).toMatch(/^opening_hours(\.|$)/);
           before = await suite.changes();
           const res = await api({
             method: 'POST',
@@ -126,8 +124,7 @@ describe('generated opening hours and windows', () => {
           });
           await refusedCleanly(res, before, what === 'request' ? [201, 400, 409] : [200, 400]);
           if (res.statusCode === 400)
-            for (const field of Object.keys(res.json().errors ?? {}))
-              expect(['starts_at', 'ends_at', 'quantity']).toContain(field);
+            for (const field of fieldsOf(res)) expect(['starts_at', 'ends_at', 'quantity']).toContain(field);
         },
       ),
       { numRuns: 200 },
