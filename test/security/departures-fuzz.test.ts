@@ -52,12 +52,10 @@ describe('generated schedules on an offering', () => {
           payload: { schedule: value },
         });
         await refusedCleanly(res, before, [200, 400]);
-        // a 400 names members under schedule, unless the body as a whole was refused: a `__proto__` key
-        // is refused by the JSON parser itself, before any member is read
-        if (res.statusCode === 400 && !JSON.stringify(value).includes('"__proto__"'))
+        if (res.statusCode === 400) {
+          expect(res.json().code).toBe('invalid');
           for (const field of fieldsOf(res)) expect(field).toMatch(/^schedule(\.|$)/);
-        if (res.statusCode === 400) expect(res.json().code).toBe('invalid');
-        else if (value !== undefined) expect(res.json().schedule).toHaveLength((value as unknown[]).length);
+        } else if (value !== undefined) expect(res.json().schedule).toHaveLength((value as unknown[]).length);
       }),
       { numRuns: 300 },
     );

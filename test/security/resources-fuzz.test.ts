@@ -114,8 +114,7 @@ describe('generated resource uses and extras', () => {
             payload: { resources, ...(extras === undefined ? {} : { extras }) },
           });
           await refusedCleanly(res, before, [200, 400]);
-          // a `__proto__` key is refused by the JSON parser as a whole, naming no member
-          if (res.statusCode === 400 && !JSON.stringify({ resources, extras }).includes('"__proto__"'))
+          if (res.statusCode === 400)
             for (const field of fieldsOf(res)) expect(field).toMatch(/^(resources|extras)(\.|$)/);
           else if (Array.isArray(resources)) expect(res.json().resources).toHaveLength(resources.length);
         },
