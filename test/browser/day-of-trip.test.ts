@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_QUESTIONS } from '../../src/modules/catalog/questions.schemas.ts';
 import { apiOf, localInput, type Shop, seedShop } from './customer-seed.ts';
@@ -24,9 +25,22 @@ const localTime = (iso: string) =>
     hourCycle: 'h23',
     timeZone: ZONE,
   }).format(new Date(iso));
-/** A whole minute `minutes` from now, as the API writes it. */
-const fromNow = (minutes: number) =>
-  new Date(Math.ceil(Date.now() / 60_000) * 60_000 + minutes * 60_000).toISOString();
+/**
+ * When the day's tour starts: two hours from now (a whole minute), or 09:00 the next local day when the
+ * kayak booked after it (until 90 minutes after the tour's start) would end past Lisbon's midnight, so
+ * the day's bookings share one local date whatever the hour the suite runs. Check-in opens 24 hours
+ * before a start, so either is checked in today; a no-show is refused until it.
+ */
+function tourStart(): Temporal.ZonedDateTime {
+  const soon = Temporal.Instant.fromEpochMilliseconds(Math.ceil(Date.now() / 60_000) * 60_000)
+    .add({ minutes: 120 })
+    .toZonedDateTimeISO(ZONE);
+  if (soon.add({ minutes: 90 }).toPlainDate().equals(soon.toPlainDate())) return soon;
+  return soon.toPlainDate().add({ days: 1 }).toZonedDateTime({ timeZone: ZONE, plainTime: '09:00' });
+}
+/** `minutes` after `start`, as the API writes an instant. */
+const after = (start: Temporal.ZonedDateTime, minutes: number) =>
+  new Date(start.add({ minutes }).epochMilliseconds).toISOString();
 
 describe.skipIf(!browserAvailable)('the day of the trip', () => {
   const world = useWorld();
@@ -86,7 +100,8 @@ describe.skipIf(!browserAvailable)('the day of the trip', () => {
     const base = world.server.url;
     const api = apiOf(base);
     const customer = await registerCustomer(base);
-    const tourAt = fromNow(120);
+    const start = tourStart();
+    const tourAt = after(start, 0);
     const tour = await apiCall(base, 'POST', '/api/v1/booking/bookings/request/', {
       token: customer.token,
       body: {
@@ -101,8 +116,8 @@ describe.skipIf(!browserAvailable)('the day of the trip', () => {
       token: customer.token,
       body: {
         equipment_item_id: shop.equipment.id,
-        starts_at: fromNow(150),
-        ends_at: fromNow(210),
+        starts_at: after(start, 30),
+        ends_at: after(start, 90),
         waiver_acceptance: { accepted: true, name: 'Maya Costa' },
       },
     });
