@@ -24,10 +24,15 @@ export async function writeMailFile(
   writtenAt: Date,
   messageId: string,
 ): Promise<string> {
-  await mkdir(dir, { recursive: true });
   const name = mailFileName(writtenAt, messageId);
   const partial = join(dir, `.${name}.partial`);
-  await writeFile(partial, raw);
+  // the directory is made when a write finds it missing, not checked before every message: at a busy
+  // server's rate of mail the check cost more than the write
+  await writeFile(partial, raw).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    await writeFile(partial, raw);
+  });
   await rename(partial, join(dir, name));
   return name;
 }

@@ -1,4 +1,5 @@
 import { createTransport } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { type Clock, systemClock } from '../../lib/clock.ts';
 import { writeMailFile } from './mail-files.ts';
 
@@ -82,14 +83,16 @@ function smtpMailer(
 }
 
 function fileMailer({ from, mailDir, clock = systemClock }: MailerOptions): Mailer {
-  const transport = createTransport({ streamTransport: true, buffer: true });
   return {
     async send(message) {
       const date = clock.now();
-      const info = await transport.sendMail({ ...message, from, date });
-      const file = await writeMailFile(mailDir, info.message as Buffer, date, info.messageId);
-      return { messageId: info.messageId, file };
+      // composed by nodemailer's own composer, as its transports compose a message, without a transport's
+      // plugins, logging and envelope: nothing is sent, the bytes go to a file
+      const mime = new MailComposer({ ...message, from, date }).compile();
+      const messageId = mime.messageId();
+      const file = await writeMailFile(mailDir, await mime.build(), date, messageId);
+      return { messageId, file };
     },
-    close: () => transport.close(),
+    close: () => {},
   };
 }

@@ -6,6 +6,7 @@ import type {
   NotificationEventsTable,
 } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { DeliveryAttempt, EndpointRow } from './channel.ts';
 
 // The outbox worker's SQL: claiming events to fan out and deliveries to attempt, and recording outcomes.
@@ -49,25 +50,36 @@ export async function hasWork(db: Db, now: number): Promise<boolean> {
   return delivery !== undefined;
 }
 
+// The fan-out asks these two of every event: prepared once (see db/prepared-query.ts).
+const activeEndpoints = preparedQuery(
+  (db, { vendorId }: { vendorId: number }) =>
+    db
+      .selectFrom('notification_endpoints')
+      .selectAll()
+      .where('vendor_id', '=', vendorId)
+      .where('is_active', '=', 1)
+      .orderBy('id'),
+  ['vendorId'],
+);
+
+const vendorMailAddresses = preparedQuery(
+  (db, { vendorId }: { vendorId: number }) =>
+    db
+      .selectFrom('vendor_profiles')
+      .innerJoin('users', 'users.id', 'vendor_profiles.user_id')
+      .select(['vendor_profiles.contact_email', 'users.email'])
+      .where('vendor_profiles.id', '=', vendorId),
+  ['vendorId'],
+);
+
 /** The vendor's active endpoints (the fan-out filters them by event type). */
 export async function activeEndpointsOf(trx: Db, vendorId: number): Promise<EndpointRow[]> {
-  return trx
-    .selectFrom('notification_endpoints')
-    .selectAll()
-    .where('vendor_id', '=', vendorId)
-    .where('is_active', '=', 1)
-    .orderBy('id')
-    .execute();
+  return activeEndpoints(trx, { vendorId });
 }
 
 /** Where a vendor's mail goes: the contact address when set, else the login email (decisions §14). */
 export async function vendorMailAddress(trx: Db, vendorId: number): Promise<string | undefined> {
-  const row = await trx
-    .selectFrom('vendor_profiles')
-    .innerJoin('users', 'users.id', 'vendor_profiles.user_id')
-    .select(['vendor_profiles.contact_email', 'users.email'])
-    .where('vendor_profiles.id', '=', vendorId)
-    .executeTakeFirst();
+  const [row] = await vendorMailAddresses(trx, { vendorId });
   return row && (row.contact_email.trim() || row.email);
 }
 
