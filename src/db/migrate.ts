@@ -41,6 +41,7 @@ import * as resources from './migrations/2026113001-resources.ts';
 import * as channels from './migrations/2026120101-channels.ts';
 import * as calendarFeed from './migrations/2026120102-calendar-feed.ts';
 import * as channelBookingsIndex from './migrations/2026120103-channel-bookings-index.ts';
+import * as bookingVendorWindowIndexes from './migrations/2026120201-booking-vendor-window-indexes.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '2026120101-channels': channels,
   '2026120102-calendar-feed': calendarFeed,
   '2026120103-channel-bookings-index': channelBookingsIndex,
+  '2026120201-booking-vendor-window-indexes': bookingVendorWindowIndexes,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */

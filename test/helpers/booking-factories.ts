@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BookingMode, Database, ListingKind } from '../../src/db/database.ts';
+import type { BookingMode, BookingStatus, Database, ListingKind } from '../../src/db/database.ts';
 
 // The catalog API is built elsewhere: booking tests put listings (and, where a test needs exact fixtures,
 // bookings and slots) straight into the tables.
@@ -63,4 +63,34 @@ export async function insertListing(db: Kysely<Database>, fixture: ListingFixtur
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * A booking row to insert straight into the table, as the SQL twin tests do: no request and no rule
+ * stands between it and the query under test. Everything not given is a plain confirmed-style default.
+ */
+export function bookingRow(row: {
+  listing_id: number;
+  listing_kind: ListingKind;
+  vendor_id: number;
+  customer_id: number;
+  status: BookingStatus;
+  starts_at: number;
+  ends_at: number;
+  expires_at: number | null;
+  at: number;
+}) {
+  const { at, ...given } = row;
+  return {
+    ...given,
+    participants_count: row.listing_kind === 'adventure' ? 2 : null,
+    quantity: row.listing_kind === 'equipment' ? 1 : null,
+    customer_notes: '',
+    vendor_notes: '',
+    total_price_cents: 100,
+    currency: 'eur',
+    listing_click_id: null,
+    created_at: at,
+    updated_at: at,
+  };
 }

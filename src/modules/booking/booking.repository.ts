@@ -18,6 +18,7 @@ import { dialectOf, forUpdate } from '../../db/dialect.ts';
 import { preparedInsert, preparedQuery } from '../../db/prepared-query.ts';
 import type { Page } from '../../http/pagination.ts';
 import { EXPIRING_STATUSES } from './booking.state-machine.ts';
+import { endsByLatestOf, ofVendorListings } from './vendor-window.ts';
 
 export type BookingValues = Omit<
   BookingsTable,
@@ -536,7 +537,7 @@ export async function findPaymentFacts(db: Db, id: number) {
 /**
  * A vendor's bookings holding at `now` (requested, approved, confirmed) that start in [from, to), or end
  * in it for equipment (returns): the manifest of a local day, ordered by starts_at, then listing title
- * and id. Each half reads its own index (vendor and starts_at, vendor and ends_at).
+ * and id. Both halves read the vendor's listings' window index (vendor-window.ts).
  */
 export async function manifestViews(
   db: Db,
@@ -548,11 +549,17 @@ export async function manifestViews(
   const base = () =>
     bookingsView(db)
       .select(VIEW_COLUMNS)
-      .where('bookings.vendor_id', '=', vendorId)
+      .where((eb) => ofVendorListings(eb, vendorId))
       .where('bookings.status', 'in', statuses)
       .where(holdsAt(now));
   const [starting, returning] = await Promise.all([
-    base().where('bookings.starts_at', '>=', day.from).where('bookings.starts_at', '<', day.to).execute(),
+    base()
+      // a booking starting in the day ends after its start, and at most the longest span later
+      .where('bookings.ends_at', '>=', day.from)
+      .where((eb) => endsByLatestOf(eb, vendorId, day.to))
+      .where('bookings.starts_at', '>=', day.from)
+      .where('bookings.starts_at', '<', day.to)
+      .execute(),
     base()
       .where('bookings.listing_kind', '=', 'equipment')
       .where('bookings.ends_at', '>=', day.from)

@@ -2,9 +2,10 @@ import type { Db } from '../../db/database.ts';
 import { holdsAt } from './booking.repository.ts';
 import { EXPIRING_STATUSES } from './booking.state-machine.ts';
 import { FEED_STATUSES, feedWindow } from './calendar-feed.ts';
+import { endsByLatestOf, ofVendorListings } from './vendor-window.ts';
 
 // The calendar feed's SQL (decisions §24): the vendor's token, and the bookings of its feed in one query,
-// the twin of inFeed (calendar-feed.ts) read through the (vendor_id, ends_at) index.
+// the twin of inFeed (calendar-feed.ts) read through the vendor's listings' window index (vendor-window.ts).
 
 /** The vendor of a feed token, with what the calendar's name needs; undefined for an unknown token. */
 export async function findFeedVendor(db: Db, token: string) {
@@ -83,14 +84,13 @@ export function feedBookingsQuery(db: Db, vendorId: number, now: number) {
         'bookings.contact_email',
         'bookings.contact_phone',
       ])
-      .where('bookings.vendor_id', '=', vendorId)
+      .where((eb) => ofVendorListings(eb, vendorId))
       .where('bookings.ends_at', '>=', endsFrom)
+      .where((eb) => endsByLatestOf(eb, vendorId, startsUntil))
       .where('bookings.starts_at', '<=', startsUntil)
       .where('bookings.status', 'in', FEED_STATUSES)
       // as statusAt: only a hold's deadline makes it expired
       .where((eb) => eb.or([eb('bookings.status', 'not in', EXPIRING_STATUSES), holdsAt(now)]))
-      // by end, as the index reads them: ordering by start would draw the planner to the starts index,
-      // which reaches back over the vendor's whole history
       .orderBy('bookings.ends_at')
       .orderBy('bookings.id')
   );

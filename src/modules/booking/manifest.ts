@@ -1,4 +1,5 @@
-import type { ListingKind } from '../../db/database.ts';
+import type { BookingStatus, ListingKind } from '../../db/database.ts';
+import { ACTIVE_STATUSES, statusAt } from './booking.state-machine.ts';
 
 // The day's manifest (decisions §23), grouped: pure, so its rule is tested on its own. Adventure bookings
 // starting on the local day go to their departure (listing and starts_at); equipment bookings starting on
@@ -26,6 +27,27 @@ export interface ManifestGroups<E> {
   departures: DepartureGroup<E>[];
   pickups: E[];
   returns: E[];
+}
+
+/**
+ * Whether a booking is on the manifest of the local day [from, to) at `now`: holding then (statusAt), and
+ * starting in the day, or, for equipment, ending in it (a return). Its SQL twin is manifestViews
+ * (booking.repository.ts), which reads only such bookings.
+ */
+export function onManifest(
+  booking: {
+    status: BookingStatus;
+    expires_at: number | null;
+    listing_kind: ListingKind;
+    starts_at: number;
+    ends_at: number;
+  },
+  day: { from: number; to: number },
+  now: number,
+): boolean {
+  if (!(ACTIVE_STATUSES as readonly BookingStatus[]).includes(statusAt(booking, now))) return false;
+  const inDay = (t: number) => t >= day.from && t < day.to;
+  return inDay(booking.starts_at) || (booking.listing_kind === 'equipment' && inDay(booking.ends_at));
 }
 
 /** Groups `entries` (ordered by starts_at, then listing title) of the local day [from, to). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_STATUSES } from '../../../src/modules/booking/booking.state-machine.ts';
 import { feedBookings, feedBookingsQuery } from '../../../src/modules/booking/calendar-feed.repository.ts';
 import { inFeed } from '../../../src/modules/booking/calendar-feed.ts';
-import { insertListing, vendorProfileId } from '../../helpers/booking-factories.ts';
+import { bookingRow, insertListing, vendorProfileId } from '../../helpers/booking-factories.ts';
 import { buildTestApp, type TestApp } from '../../helpers/build-test-app.ts';
 import { registerCustomer, registerVendor } from '../../helpers/factories.ts';
 
@@ -56,25 +56,19 @@ describe('feedBookings', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(booking, { minLength: 1, maxLength: 25 }), async (fixtures) => {
         await t.db.deleteFrom('bookings').execute();
-        const rows = fixtures.map((f) => ({
-          listing_id: f.theirs ? otherListingId : listingId,
-          listing_kind: 'adventure' as const,
-          vendor_id: f.theirs ? otherVendorId : vendorId,
-          customer_id: customerId,
-          status: f.status,
-          starts_at: Math.min(f.a, f.b),
-          ends_at: Math.max(f.a, f.b) + 1,
-          expires_at: f.expires_at,
-          participants_count: 2,
-          quantity: null,
-          customer_notes: '',
-          vendor_notes: '',
-          total_price_cents: 100,
-          currency: 'eur',
-          listing_click_id: null,
-          created_at: NOW,
-          updated_at: NOW,
-        }));
+        const rows = fixtures.map((f) =>
+          bookingRow({
+            listing_id: f.theirs ? otherListingId : listingId,
+            listing_kind: 'adventure',
+            vendor_id: f.theirs ? otherVendorId : vendorId,
+            customer_id: customerId,
+            status: f.status,
+            starts_at: Math.min(f.a, f.b),
+            ends_at: Math.max(f.a, f.b) + 1,
+            expires_at: f.expires_at,
+            at: NOW,
+          }),
+        );
         const ids = (await t.db.insertInto('bookings').values(rows).returning('id').execute()).map(
           (r) => r.id,
         );
@@ -92,7 +86,7 @@ describe('feedBookings', () => {
 });
 
 describe('the feed query plan', () => {
-  it('reads the vendor index by window end on SQLite, not the whole table', async (ctx) => {
+  it("reads the vendor's listings' window index by end on SQLite, not the whole table", async (ctx) => {
     if (t.dialect !== 'sqlite') ctx.skip();
     const query = feedBookingsQuery(t.db, vendorId, NOW).compile();
     const { rows } = await t.db.executeQuery<{ detail: string }>({
@@ -100,7 +94,7 @@ describe('the feed query plan', () => {
       sql: `explain query plan ${query.sql}`,
     });
     expect(rows.map((r) => r.detail).join('\n')).toMatch(
-      /SEARCH bookings USING INDEX bookings_vendor_ends_idx \(vendor_id=\? AND ends_at>\?\)/,
+      /SEARCH bookings USING INDEX bookings_listing_window_idx \(listing_id=\? AND ends_at>\? AND ends_at<\?\)/,
     );
   });
 });
