@@ -1,5 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +43,7 @@ import {
   jsonBody,
   login,
   octoReserveRequests,
+  procCpuMs,
   procStatusKb,
   rentalBookingRequests,
   serverEnv,
@@ -162,6 +171,18 @@ function startNode(name: string, args: string[], env: Record<string, string>) {
   child.on('error', (error) => collect(Buffer.from(`${name}: ${error.message}`)));
   cleanups.push({ name, run: () => stopProcess(child) });
   return { child, output };
+}
+
+/** The server as `npm start` starts it (with `nodeArgs`) on a free port, once /healthz answers. */
+async function startServer(name: string, nodeArgs: string[], env: (port: number) => Record<string, string>) {
+  const port = await freePort();
+  const server = startNode(name, [...START.flags, ...nodeArgs, 'src/server.ts'], {
+    ...START.env,
+    ...env(port),
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(name, server.child, async () => (await fetch(`${base}/healthz`)).ok, server.output.tail);
+  return { server, base, pid: server.child.pid! };
 }
 
 async function runToEnd(args: string[], env: Record<string, string>): Promise<void> {
@@ -327,6 +348,8 @@ interface Fixtures {
   /** the items sharing the bench's resource (decisions §22), and that resource */
   sharedItems: { id: number }[];
   resourceId: number;
+  /** active equipment of other vendors, as perf-compare books it (scenario e2) */
+  otherItems: { id: number }[];
   customerEmails: string[];
   /** end of the latest booking window: the booking scenario books after it, so every request succeeds */
   latestBookingEnd: number;
@@ -386,6 +409,16 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
       .where('vendor_id', '=', vendor.id)
       .where('name', '=', BENCH_RESOURCE_NAME)
       .executeTakeFirstOrThrow();
+    const otherItems = await db
+      .selectFrom('listings')
+      .select('id')
+      .where('vendor_id', '!=', vendor.id)
+      .where('kind', '=', 'equipment')
+      .where('is_active', '=', 1)
+      .where('archived_at', 'is', null)
+      .orderBy('id')
+      .limit(500)
+      .execute();
     const emails = await db
       .selectFrom('users')
       .select('email')
@@ -412,12 +445,80 @@ async function readFixtures(url: string, customers: number): Promise<Fixtures> {
       rentalItems: rentalItems.map((r) => ({ id: r.id })),
       sharedItems: sharedItems.map((r) => ({ id: r.id })),
       resourceId: resource.id,
+      otherItems,
       customerEmails: emails.map((e) => e.email),
       latestBookingEnd: Number(latest?.m ?? 0),
     };
   } finally {
     await close();
   }
+}
+
+/**
+ * A second server on the run's database, started exactly as `npm start` starts it (outbox delivery on,
+ * mail written as files), for the scenarios that measure what users run. Its mail goes to a directory of
+ * its own, so that what it delivered can be counted.
+ */
+async function startDeliveringServer(runUrl: string, nodeArgs: string[]) {
+  const mailDir = mkdtempSync(join(tmpdir(), 'waterbook-bench-delivered-'));
+  cleanups.push({
+    name: 'delivered mail',
+    run: async () => rmSync(mailDir, { recursive: true, force: true }),
+  });
+  const { server, base, pid } = await startServer('the delivering server', nodeArgs, (port) =>
+    serverEnv(port, runUrl, { delivery: true, mailDir }),
+  );
+  const cpuAtStart = procCpuMs(pid) ?? 0;
+  const startedAt = Date.now();
+  return {
+    base,
+    pid,
+    /**
+     * Waits until its worker has sent every mail the load queued, and reports how long that took and what
+     * a booking cost the server in all (its request and its delivery); then stops it.
+     */
+    async drainAndStop() {
+      const loadEnded = performance.now();
+      let bookings = 0;
+      const { db, close } = createDb(runUrl);
+      try {
+        for (;;) {
+          const waiting = await db
+            .selectFrom('notification_events')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('dispatched_at', 'is', null)
+            .executeTakeFirstOrThrow();
+          const pending = await db
+            .selectFrom('notification_deliveries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', 'pending')
+            .executeTakeFirstOrThrow();
+          if (Number(waiting.n) + Number(pending.n) === 0) break;
+          if (performance.now() - loadEnded > 300_000)
+            throw new Error(`the delivering server left ${waiting.n} events and ${pending.n} deliveries`);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        const made = await db
+          .selectFrom('bookings')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('created_at', '>=', startedAt)
+          .executeTakeFirstOrThrow();
+        bookings = Number(made.n);
+      } finally {
+        await close();
+      }
+      const cpuUs = ((procCpuMs(pid) ?? 0) - cpuAtStart) * 1000;
+      const drained = (performance.now() - loadEnded) / 1000;
+      const mails = readdirSync(mailDir).filter((name) => name.endsWith('.eml')).length;
+      const peakMb = ((procStatusKb(pid, 'VmHWM') ?? 0) / 1024).toFixed(0);
+      await stopProcess(server.child);
+      console.log(
+        `  its server delivered the rest ${drained.toFixed(1)} s after the load: ${mails} mails for ` +
+          `${bookings} bookings; server CPU ${Math.round(cpuUs / Math.max(bookings, 1))} µs per booking, ` +
+          `its delivery included; peak RSS ${peakMb} MB`,
+      );
+    },
+  };
 }
 
 // --- load ---------------------------------------------------------------------------------------------
@@ -434,6 +535,8 @@ interface Measurement {
   errors: number;
   non2xx: number;
   statuses: Record<string, number>;
+  /** the server's CPU (all its threads) per request during the measured run */
+  cpuUsPerRequest?: number | null;
 }
 
 /** One request per call of `make(n)`, n counting up across the warm-up and the measured run. */
@@ -450,9 +553,12 @@ async function measure(
   requests: () => AutocannonRequest[],
   warmup: number,
   seconds: number,
+  /** the server's process, whose CPU per request is reported */
+  serverPid?: number,
 ): Promise<Measurement> {
   process.stdout.write(`  ${key.padEnd(8)} ${title} ... `);
   if (warmup > 0) await autocannon({ url: base, connections, duration: warmup, requests: requests() });
+  const cpuBefore = serverPid === undefined ? null : procCpuMs(serverPid);
   const r: AutocannonResult = await autocannon({
     url: base,
     connections,
@@ -474,7 +580,16 @@ async function measure(
     non2xx: r.non2xx,
     statuses,
   };
-  console.log(`${m.rps} req/s`);
+  // CPU per request moves far less than req/s when other work shares the machine: the figure to compare
+  // two versions by on a busy machine
+  const cpuAfter = serverPid === undefined ? null : procCpuMs(serverPid);
+  m.cpuUsPerRequest =
+    cpuBefore === null || cpuAfter === null || total === 0
+      ? null
+      : Math.round(((cpuAfter - cpuBefore) * 1000) / total);
+  console.log(
+    `${m.rps} req/s${m.cpuUsPerRequest === null ? '' : `, server CPU ${m.cpuUsPerRequest} µs per request`}`,
+  );
   return m;
 }
 
@@ -517,6 +632,8 @@ const RATIO_TARGETS: Record<string, number> = {
   c: 0.31,
   d: 0.31,
   e: 0.12,
+  // issue 43: the previous round's booking ratio in ../shared/perf-compare, where the server delivers
+  e2: 0.11,
   g: 0.12,
   h: 0.31,
   // decisions §19: a booking request for a departure is a booking request like e, within 10 % of it
@@ -559,6 +676,11 @@ interface Scenario {
   title: string;
   connections: (profile: Profile) => number;
   requests: (context: ScenarioContext) => () => AutocannonRequest[];
+  /**
+   * Run against a server of its own started as `npm start` starts it, outbox delivery and mail included,
+   * on the same database; the bench waits for it to deliver everything the load queued before going on.
+   */
+  deliveryOn?: true;
 }
 
 /** "The last N days" of a vendor's analytics as a dashboard asks for them, from `path`. */
@@ -587,6 +709,22 @@ async function newChannelKey(base: string, ownerToken: string): Promise<string> 
 
 /** Every scenario, in the order they run; `--only` takes their keys. */
 const SCENARIOS: Scenario[] = [
+  {
+    // First: its server's worker delivers what is waiting, and no other scenario has queued events yet.
+    // Booked as ../shared/perf-compare books: other vendors' items in turn, windows of an hour two hours
+    // apart, eight customers in turn.
+    key: 'e2',
+    title: 'booking request, delivery on',
+    connections: (profile) => profile.connections,
+    deliveryOn: true,
+    requests: ({ fixtures, customerTokens }) =>
+      rotating(
+        bookingRequests(fixtures.otherItems, customerTokens.slice(0, 8), fixtures.latestBookingEnd, {
+          apart: 2 * HOUR,
+          length: HOUR,
+        }),
+      ),
+  },
   {
     key: 'a',
     title: 'list lisbon 10-200',
@@ -1036,24 +1174,12 @@ async function main(): Promise<number> {
   // 2. the real server, in its own process, started after the compile cache holds all its sources (as it
   // does for every start after `npm install`: see scripts/compile-cache.ts)
   await warmCompileCache();
-  const port = await freePort();
   const nodeArgs = (values['node-args'] ?? '').split(/\s+/).filter(Boolean);
-  const server = startNode('server', [...START.flags, ...nodeArgs, 'src/server.ts'], {
-    ...START.env,
-    ...serverEnv(port, runUrl),
-  });
   cleanups.push({
     name: "the server's mail",
     run: async () => rmSync(BENCH_MAIL_DIR, { recursive: true, force: true }),
   });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(
-    'the server',
-    server.child,
-    async () => (await fetch(`${base}/healthz`)).ok,
-    server.output.tail,
-  );
-  const pid = server.child.pid!;
+  const { server, base, pid } = await startServer('server', nodeArgs, (port) => serverEnv(port, runUrl));
   let polledRssKb = 0;
   const poller = setInterval(() => {
     polledRssKb = Math.max(polledRssKb, procStatusKb(pid, 'VmRSS') ?? 0);
@@ -1150,16 +1276,20 @@ async function main(): Promise<number> {
     ? await measureCeiling()
     : null;
   for (const s of selected) {
+    const own = s.deliveryOn ? await startDeliveringServer(runUrl, nodeArgs) : null;
     const measured = await measure(
       s.key,
       s.title,
-      base,
+      own?.base ?? base,
       s.connections(profile),
       s.requests(context),
-      profile.warmup,
+      // a server of its own is cold: warmed as ../shared/perf-compare warms it before each measurement
+      own ? Math.max(profile.warmup, 3) : profile.warmup,
       seconds,
+      own?.pid ?? pid,
     );
-    memoryLine(s.key);
+    if (own) await own.drainAndStop();
+    else memoryLine(s.key);
     let around: Ceiling | null = null;
     if (ceilingBefore && RATIO_TARGETS[s.key] !== undefined) {
       const ceilingAfter = await measureCeiling();

@@ -26,8 +26,16 @@ export async function freePort(): Promise<number> {
  */
 export const BENCH_MAIL_DIR = join(tmpdir(), 'waterbook-bench-mail');
 
-/** The server's environment under load: production, quiet logs, and a login limit no load reaches. */
-export function serverEnv(port: number, databaseUrl: string): Record<string, string> {
+/**
+ * The server's environment under load: production, quiet logs, and a login limit no load reaches. With
+ * `delivery`, the outbox worker delivers as `npm start`'s does (its default poll, mail written as files
+ * under `mailDir`); without, delivery is off.
+ */
+export function serverEnv(
+  port: number,
+  databaseUrl: string,
+  { delivery = false, mailDir = BENCH_MAIL_DIR }: { delivery?: boolean; mailDir?: string } = {},
+): Record<string, string> {
   return {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -38,11 +46,12 @@ export function serverEnv(port: number, databaseUrl: string): Record<string, str
     PAYMENT_WEBHOOK_SECRET: 'bench-webhook-secret-0123456789',
     ACCESS_TOKEN_TTL: '3600',
     RATE_LIMIT_LOGIN: '1000000',
-    MAIL_DIR: BENCH_MAIL_DIR,
-    // Delivery off: at the bench's rates every booking request queues two mails, and a worker delivering
-    // that backlog would be charged to the scenarios and ceilings after it. The requests still write their
-    // events (the outbox write in their transaction is measured); delivery is npm run bench:outbox.
-    NOTIFICATION_POLL_INTERVAL_MS: '0',
+    MAIL_DIR: mailDir,
+    // Delivery off by default: at the bench's rates every booking request queues two mails, and a worker
+    // delivering that backlog would be charged to the scenarios and ceilings after it. The requests still
+    // write their events (the outbox write in their transaction is measured); scenario e2 runs a server of
+    // its own with delivery on, and npm run bench:outbox measures delivery alone.
+    ...(delivery ? {} : { NOTIFICATION_POLL_INTERVAL_MS: '0' }),
   };
 }
 
@@ -64,6 +73,21 @@ export function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | nu
       readFileSync(`/proc/${pid}/status`, 'utf8'),
     );
     return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time a process has used so far, all its threads, in ms (utime + stime of /proc/<pid>/stat, in the
+ * kernel's clock ticks of 10 ms); null when the process is gone.
+ */
+export function procCpuMs(pid: number): number | null {
+  try {
+    // the fields after the command name, which is in parentheses and may hold spaces
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;
   }
