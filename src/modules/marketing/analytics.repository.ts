@@ -96,7 +96,7 @@ export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promi
  * no statement, cursor or transaction stays open while a slow client reads: SQLite's one connection and
  * PostgreSQL's pool keep serving everyone else between chunks.
  */
-export async function* clicksInChunks(db: Db, filter: ClickFilter, chunk = 5_000) {
+export async function* clicksInChunks(db: Db, filter: ClickFilter, chunk = 1_000) {
   let after: { created_at: number; id: number } | undefined;
   for (;;) {
     let query = clickRows(db, filter);
