@@ -99,14 +99,14 @@ export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promi
 export async function* clicksInChunks(db: Db, filter: ClickFilter, chunk = 1_000) {
   let after: { created_at: number; id: number } | undefined;
   for (;;) {
-    let query = clickRows(db, filter);
+    // The range starts at the last row sent: a plain lower bound is what the (vendor_id, created_at)
+    // index seeks to. Neither database derives one from the OR alone, and SQLite uses only one of two
+    // lower bounds on a column (the range's own): either way every chunk scanned the range again from
+    // its start (quadratic).
+    let query = clickRows(db, after ? { ...filter, from: after.created_at } : filter);
     if (after) {
       const { created_at, id } = after;
-      // The plain bound is what the (vendor_id, created_at) index seeks to: with the OR alone, neither
-      // database derives it, and every chunk scanned the range again from its start (quadratic).
-      query = query
-        .where('c.created_at', '>=', created_at)
-        .where((eb) => eb.or([eb('c.created_at', '>', created_at), eb('c.id', '>', id)]));
+      query = query.where((eb) => eb.or([eb('c.created_at', '>', created_at), eb('c.id', '>', id)]));
     }
     const rows = await query.orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').limit(chunk).execute();
     if (rows.length) yield rows;
