@@ -18,6 +18,12 @@ export function guardFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
+/**
+ * About how much text is written at a time (a stream's default high-water mark): a chunk's thousand lines
+ * as one string of some 130 kB raised the server's RSS by about 10 MB more while an export streamed.
+ */
+const PIECE = 16_384;
+
 /** A field needs quotes when it holds the delimiter, a quote or a line break (RFC 4180). */
 const NEEDS_QUOTES = /[",\n\r]/;
 
@@ -41,8 +47,8 @@ export function csvLine<T extends object>(record: T, columns: readonly (keyof T 
 
 /**
  * Records, arriving in chunks, as a CSV stream: a header row of `columns`, then one line per record
- * (csvLine), a chunk's lines sent as one piece. Back-pressure flows through: the next chunk is read only
- * when the client has taken what was sent before.
+ * (csvLine), sent in pieces of about PIECE characters. Back-pressure flows through: the next piece is made
+ * only when the client has taken what was sent before.
  */
 export function csvStream<T extends object>(
   chunks: AsyncIterable<readonly T[]>,
@@ -53,7 +59,13 @@ export function csvStream<T extends object>(
       yield `${columns.map(csvCell).join(',')}\n`;
       for await (const chunk of chunks) {
         let text = '';
-        for (const record of chunk) text += csvLine(record, columns);
+        for (const record of chunk) {
+          text += csvLine(record, columns);
+          if (text.length >= PIECE) {
+            yield text;
+            text = '';
+          }
+        }
         if (text) yield text;
       }
     })(),

@@ -89,6 +89,30 @@ describe('csvStream', () => {
     );
   });
 
+  it('sends a large chunk in pieces of about 16 kB, the same bytes', async () => {
+    const records = Array.from({ length: 1_000 }, (_, i) => ({
+      a: i,
+      b: 'x,'.repeat(i % 100),
+      c: '=1',
+      d: null,
+    }));
+    const pieces: string[] = [];
+    const stream = csvStream(
+      (async function* () {
+        yield records;
+      })(),
+      COLUMNS,
+    );
+    for await (const piece of stream) pieces.push(piece.toString());
+    expect(pieces.join('')).toBe(viaLibrary(records));
+    expect(pieces.length).toBeGreaterThan(5);
+    // each piece ends on a line and exceeds 16 kB by less than one line
+    for (const piece of pieces) {
+      expect(piece.endsWith('\n')).toBe(true);
+      expect(piece.length).toBeLessThan(16_384 + 200);
+    }
+  });
+
   it('is the header alone without records', async () => {
     expect(await viaStream([])).toBe('a,b,c,d\n');
     expect(await viaStream([[], []])).toBe('a,b,c,d\n');
