@@ -126,20 +126,8 @@ async function perDay(
   raw: Counted,
 ): Promise<DayCount[]> {
   const parts = buckets.map((b, i) => splitBucket(b, i, scope.now));
-  const rows = [
-    ...(await countOver(
-      db,
-      scope,
-      parts.flatMap((p) => p.hours),
-      hourly,
-    )),
-    ...(await countOver(
-      db,
-      scope,
-      parts.flatMap((p) => p.raw),
-      raw,
-    )),
-  ];
+  const [hours, ends] = [parts.flatMap((p) => p.hours), parts.flatMap((p) => p.raw)];
+  const rows = [...(await countOver(db, scope, hours, hourly)), ...(await countOver(db, scope, ends, raw))];
   return rows.map((r) => ({
     day: Number(r.day),
     traffic_type: r.traffic_type as DayCount['traffic_type'],
