@@ -93,21 +93,20 @@ export async function listClicks(db: Db, filter: ClickFilter, page: Page): Promi
 /**
  * Every matching click, oldest first, in chunks (the export): memory stays that of one chunk whatever the
  * range holds. Each chunk is its own short query that resumes after the last row sent (created_at, id), so
- * no statement, cursor or transaction stays open while a slow client reads: SQLite's one connection keeps
- * serving everyone else between chunks.
+ * no statement, cursor or transaction stays open while a slow client reads: SQLite's one connection and
+ * PostgreSQL's pool keep serving everyone else between chunks.
  */
 export async function* clicksInChunks(db: Db, filter: ClickFilter, chunk = 1_000) {
   let after: { created_at: number; id: number } | undefined;
   for (;;) {
-    let query = clickRows(db, filter);
+    // The range starts at the last row sent: a plain lower bound is what the (vendor_id, created_at)
+    // index seeks to. Neither database derives one from the OR alone, and SQLite uses only one of two
+    // lower bounds on a column (the range's own): either way every chunk scanned the range again from
+    // its start (quadratic).
+    let query = clickRows(db, after ? { ...filter, from: after.created_at } : filter);
     if (after) {
       const { created_at, id } = after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('c.created_at', '>', created_at),
-          eb.and([eb('c.created_at', '=', created_at), eb('c.id', '>', id)]),
-        ]),
-      );
+      query = query.where((eb) => eb.or([eb('c.created_at', '>', created_at), eb('c.id', '>', id)]));
     }
     const rows = await query.orderBy('c.created_at', 'asc').orderBy('c.id', 'asc').limit(chunk).execute();
     if (rows.length) yield rows;
@@ -308,7 +307,7 @@ export const revenueOf = (currency: string) =>
   sql<number>`case when confirmed_at is not null and currency = ${currency}
     then total_price_cents - refunded_cents else 0 end`;
 /** A rollup row's revenue, in the scope's currency only. */
-const rolledUpRevenue = (currency: string) =>
+export const rolledUpRevenue = (currency: string) =>
   sql<number>`case when currency = ${currency} then revenue_cents else 0 end`;
 
 /**
@@ -484,194 +483,4 @@ export async function campaignRows(
     confirmed: Number(r.confirmed),
     revenue_cents: Number(r.revenue_cents),
   }));
-}
-
-// --- time series -----------------------------------------------------------------------------------------
-
-/** A bucket of the time series: [from, to) in epoch milliseconds; buckets are numbered by position. */
-export interface DayBucket {
-  from: number;
-  to: number;
-}
-
-const HOUR_MS = 3_600_000;
-
-/** A part of a bucket: its position, [from, to), and whether its rows are added (1) or taken away (-1). */
-type RangePart = [position: number, from: number, to: number, sign: 1 | -1];
-
-/**
- * Where a bucket's rows are counted: the whole UTC hours inside it from an hourly rollup, and the partial
- * hour at each end from raw rows, either directly or as its whole rollup hour less the rest of that hour,
- * whichever spans less time up to now (no row is later than now). A local day starts on an hour in every
- * zone with a whole-hour offset, so its ends are whole; the zones offset by 30 or 45 minutes read at most
- * half an hour's rows at each end. A range ending a moment before now (a dashboard's "up to now") thus
- * reads the current hour from the rollup less the few rows since `to`, never the minutes before it one by
- * one, however busy (the summary's edge days do the same, summaryParts).
- */
-function splitBucket(b: DayBucket, position: number, now: number): { hours: RangePart[]; raw: RangePart[] } {
-  let first = Math.ceil(b.from / HOUR_MS) * HOUR_MS;
-  let end = Math.floor(b.to / HOUR_MS) * HOUR_MS;
-  if (first > end) return { hours: [], raw: [[position, b.from, b.to, 1]] }; // inside one hour
-  const span = (from: number, to: number) => Math.max(0, Math.min(to, now) - from);
-  const raw: RangePart[] = [];
-  if (b.from < first) {
-    if (span(first - HOUR_MS, b.from) < span(b.from, first)) {
-      raw.push([position, first - HOUR_MS, b.from, -1]);
-      first -= HOUR_MS;
-    } else raw.push([position, b.from, first, 1]);
-  }
-  if (end < b.to) {
-    if (span(b.to, end + HOUR_MS) < span(end, b.to)) {
-      raw.push([position, b.to, end + HOUR_MS, -1]);
-      end += HOUR_MS;
-    } else raw.push([position, end, b.to, 1]);
-  }
-  return { hours: first < end ? [[position, first, end, 1]] : [], raw };
-}
-
-/**
- * Ranges as a relation (column1: bucket position, column2: from, column3: to, column4: sign), one VALUES
- * row each. The local days are computed by the caller from the vendor's time zone (Temporal, over Node's
- * ICU) and passed in as instants, on both databases: SQLite has no time zones, and PostgreSQL's `at time
- * zone` would read its own copy of the tz database, which may disagree with the dates the API prints. Each
- * range is then read by index range scans over (vendor_id, hour) or (vendor_id, created_at), whatever the
- * length of its day (23 and 25 hours across daylight-saving changes) and however the zone is offset.
- * Positions and signs are literals, instants parameters.
- */
-function rangesOf(ranges: readonly RangePart[]) {
-  const rows = ranges.map(
-    ([i, from, to, sign]) =>
-      sql`(${sql.lit(i)}, cast(${from} as bigint), cast(${to} as bigint), ${sql.lit(sign)})`,
-  );
-  return sql<{ column1: number; column2: number; column3: number; column4: number }>`(values ${sql.join(
-    rows,
-  )})`.as('d');
-}
-
-/** Each bucket's whole hours and its raw ends (empty ranges dropped). */
-function bucketParts(buckets: readonly DayBucket[], now: number) {
-  const parts = buckets.map((b, i) => splitBucket(b, i, now));
-  return { hours: parts.flatMap((p) => p.hours), raw: parts.flatMap((p) => p.raw) };
-}
-
-export interface DayCount {
-  day: number;
-  /** a click's traffic type; for bookings the attributed click's, '' without one */
-  traffic_type: TrafficType | '';
-  count: number;
-  /** bookings only: the revenue of those that reached confirmed, in the scope's currency */
-  revenue_cents: number;
-}
-
-/** A query over a relation of ranges giving (day, traffic_type, count, revenue_cents) rows. */
-type PerRange = (ranges: ReturnType<typeof rangesOf>) => {
-  execute(): Promise<Record<'day' | 'traffic_type' | 'count' | 'revenue_cents', unknown>[]>;
-};
-
-/** Runs the hourly query over the buckets' whole hours and the raw one over their ends, when there are any. */
-async function perDay(
-  buckets: readonly DayBucket[],
-  now: number,
-  hourly: PerRange,
-  raw: PerRange,
-): Promise<DayCount[]> {
-  const parts = bucketParts(buckets, now);
-  const rows = [
-    ...(parts.hours.length ? await hourly(rangesOf(parts.hours)).execute() : []),
-    ...(parts.raw.length ? await raw(rangesOf(parts.raw)).execute() : []),
-  ];
-  return rows.map((r) => ({
-    day: Number(r.day),
-    traffic_type: r.traffic_type as DayCount['traffic_type'],
-    count: Number(r.count),
-    revenue_cents: Number(r.revenue_cents),
-  }));
-}
-
-/**
- * The vendor's clicks of each bucket by traffic type: the listing_click_hourly rollup for whole hours, the
- * raw clicks for the rest. CROSS JOIN makes SQLite loop over the ranges outside, one index range scan
- * each; on PostgreSQL it is an inner join like any other.
- */
-export async function clicksPerDay(db: Db, scope: Scope, buckets: readonly DayBucket[]): Promise<DayCount[]> {
-  return perDay(
-    buckets,
-    scope.now,
-    (ranges) =>
-      db
-        .selectFrom(ranges)
-        .crossJoin('listing_click_hourly as h')
-        .where('h.vendor_id', '=', scope.vendorId)
-        .whereRef('h.hour', '>=', 'd.column2')
-        .whereRef('h.hour', '<', 'd.column3')
-        .$if(!scope.includeBots, (q) => q.where('h.is_bot', '=', sql.lit(0)))
-        .groupBy(['d.column1', 'h.traffic_type'])
-        .select((eb) => [
-          'd.column1 as day',
-          'h.traffic_type',
-          eb.fn.sum<number>('h.clicks').as('count'),
-          sql.lit(0).as('revenue_cents'),
-        ]),
-    (ranges) =>
-      db
-        .selectFrom(ranges)
-        .crossJoin('listing_clicks as c')
-        .where('c.vendor_id', '=', scope.vendorId)
-        .whereRef('c.created_at', '>=', 'd.column2')
-        .whereRef('c.created_at', '<', 'd.column3')
-        .$if(!scope.includeBots, (q) => q.where('c.is_bot', '=', sql.lit(0)))
-        .groupBy(['d.column1', 'c.traffic_type'])
-        .select((eb) => [
-          'd.column1 as day',
-          'c.traffic_type',
-          eb.fn.sum<number>('d.column4').as('count'),
-          sql.lit(0).as('revenue_cents'),
-        ]),
-  );
-}
-
-/**
- * The vendor's bookings of each bucket of their creation by attribution (the click's traffic type, copied
- * onto the booking by triggers; '' when unattributed), with the revenue of those that reached `confirmed`
- * in the scope's currency: their `total_price` less their succeeded refunds. Bookings in another currency
- * (requested before the vendor changed theirs) are counted but earn no revenue. Whole hours come from the
- * booking_hourly rollup, the rest from raw rows, as for clicks.
- */
-export async function bookingsPerDay(
-  db: Db,
-  scope: Scope,
-  buckets: readonly DayBucket[],
-): Promise<DayCount[]> {
-  return perDay(
-    buckets,
-    scope.now,
-    (ranges) =>
-      db
-        .selectFrom(ranges)
-        .crossJoin('booking_hourly as h')
-        .where('h.vendor_id', '=', scope.vendorId)
-        .whereRef('h.hour', '>=', 'd.column2')
-        .whereRef('h.hour', '<', 'd.column3')
-        .groupBy(['d.column1', 'h.traffic_type'])
-        .select((eb) => [
-          'd.column1 as day',
-          'h.traffic_type',
-          eb.fn.sum<number>('h.bookings').as('count'),
-          eb.fn.sum<number>(rolledUpRevenue(scope.currency)).as('revenue_cents'),
-        ]),
-    (ranges) =>
-      db
-        .selectFrom(ranges)
-        .crossJoin('bookings as b')
-        .where('b.vendor_id', '=', scope.vendorId)
-        .whereRef('b.created_at', '>=', 'd.column2')
-        .whereRef('b.created_at', '<', 'd.column3')
-        .groupBy(['d.column1', 'b.click_traffic_type'])
-        .select((eb) => [
-          'd.column1 as day',
-          eb.fn.coalesce('b.click_traffic_type', sql.lit('')).as('traffic_type'),
-          eb.fn.sum<number>('d.column4').as('count'),
-          eb.fn.sum<number>(sql`d.column4 * ${revenueOf(scope.currency)}`).as('revenue_cents'),
-        ]),
-  );
 }

@@ -11,6 +11,7 @@ import { findVendorLocale } from '../accounts/index.ts';
 import { KINDS } from '../catalog/index.ts';
 import * as repo from './analytics.repository.ts';
 import { channelRows } from './analytics-channels.repository.ts';
+import { bookingsPerDay, clicksPerDay } from './analytics-series.repository.ts';
 import { MAX_TIMESERIES_POINTS } from './marketing.schemas.ts';
 
 export interface MarketingDeps {
@@ -291,9 +292,9 @@ export async function vendorTimeseries(
       bookings: { organic: 0, marketing: 0, unattributed: 0 },
       revenueCents: 0,
     }));
-    for (const row of await repo.clicksPerDay(db, scope, days))
+    for (const row of await clicksPerDay(db, scope, days))
       counted[row.day].clicks[row.traffic_type as TrafficType] += row.count;
-    for (const row of await repo.bookingsPerDay(db, scope, days)) {
+    for (const row of await bookingsPerDay(db, scope, days)) {
       counted[row.day].bookings[row.traffic_type || 'unattributed'] += row.count;
       counted[row.day].revenueCents += row.revenue_cents;
     }

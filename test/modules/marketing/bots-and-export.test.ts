@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardFormula } from '../../../src/lib/csv.ts';
+import { clicksInChunks, listClicks } from '../../../src/modules/marketing/analytics.repository.ts';
 import { isBotAgent } from '../../../src/modules/marketing/traffic.ts';
 import { buildTestApp, type Injector, injector, type TestApp } from '../../helpers/build-test-app.ts';
 import { type Account, freshToken, registerCustomer, registerVendor } from '../../helpers/factories.ts';
@@ -264,6 +265,25 @@ describe('GET marketing/vendor/clicks/export/', () => {
     });
     // the raw text quotes what needs it, doubling inner quotes
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+  });
+
+  it('resumes each chunk right after the last row of the one before, whatever the chunk size', async () => {
+    const filter = {
+      vendorId: await vendorProfileId(t.db, vendor.id),
+      from: Date.parse(EXPORT_DAY.from),
+      to: Date.parse(EXPORT_DAY.to),
+      includeBots: true,
+    };
+    const all = (await listClicks(t.db, filter, { page: 1, limit: 10_000, offset: 0 }))
+      .map((r) => r.id)
+      .reverse();
+    expect(all).toHaveLength(1 + 2_345);
+    for (const size of [1, 7, 500, 2_346]) {
+      const chunks: number[][] = [];
+      for await (const rows of clicksInChunks(t.db, filter, size)) chunks.push(rows.map((r) => r.id));
+      expect(chunks.flat()).toEqual(all);
+      expect(chunks.slice(0, -1).every((c) => c.length === size)).toBe(true);
+    }
   });
 
   it('takes the list filters and include_bots', async () => {
