@@ -197,7 +197,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // The named schemas are added for the document's sake. Fastify's own serializer compiler would hand all
   // of them to every route's serializer, which costs memory per route for nothing: each serializer is
   // compiled from its response schema with the references it makes resolved in place instead.
-  app.setSerializerCompiler(({ schema }) => fastJsonStringify(withNamedSchemasInlined(schema) as object));
+  // compiled at a route's first answer, not at start, as the checks are (validation.ts)
+  app.setSerializerCompiler(({ schema }) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data) => {
+      serialize ??= fastJsonStringify(withNamedSchemasInlined(schema) as object);
+      return serialize(data);
+    };
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -66,7 +66,22 @@ function nulCheck(schema: SchemaNode): NulCheck {
 
 type Validate = ((data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] | null };
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+/**
+ * A route part's check, compiled when the route is first asked, not at start: a process compiles only the
+ * checks of the routes it serves, and the rest never take memory (most processes serve a few).
+ */
+export const validatorCompiler: FastifySchemaCompiler<object> = (route) => {
+  let compiled: Validate | undefined;
+  const check: Validate = (data) => {
+    compiled ??= compileCheck(route);
+    const valid = compiled(data);
+    check.errors = compiled.errors;
+    return valid;
+  };
+  return check as ReturnType<FastifySchemaCompiler<object>>;
+};
+
+function compileCheck({ schema, httpPart }: Parameters<FastifySchemaCompiler<object>>[0]): Validate {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate = ajv.compile(schema);
   const nulField = nulCheck(schema as SchemaNode);
@@ -82,8 +97,8 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
         : [{ instancePath: field, keyword: 'nul', message: 'must not contain NUL characters', params: {} }];
     return field === null;
   };
-  return check as ReturnType<FastifySchemaCompiler<object>>;
-};
+  return check;
+}
 
 function pathToField(instancePath: string): string {
   return instancePath.replace(/^\//, '').split('/').join('.');
