@@ -247,18 +247,13 @@ async function attempt(
   const retryIn = deps.retrySchedule[delivery.attempts - 1];
   const finalFailure =
     outcome.disableEndpoint || (endpoint && endpoint.is_active !== 1) || retryIn === undefined;
-  const record: repo.AttemptRecord = {
+  await repo.recordAttempt(deps.db, delivery.id, delivery.attempts, {
     status: outcome.delivered ? 'succeeded' : finalFailure ? 'failed' : 'pending',
     next_attempt_at:
       outcome.delivered || finalFailure ? null : now + Math.round(retryIn * 1000 * (1 + JITTER * random())),
     last_status_code: outcome.statusCode,
     last_error: outcome.delivered ? null : outcome.error,
     updated_at: now,
-  };
-  // recorded as soon as it is known, sharing its commit with the outcomes of the same turn (on SQLite one
-  // commit for the sends that finished together, not one each)
-  await inTransaction(deps.db, (trx) => repo.recordAttempt(trx, delivery.id, delivery.attempts, record), {
-    groupCommit: true,
   });
   if (outcome.disableEndpoint && delivery.endpoint_id !== null)
     await repo.disableEndpoint(

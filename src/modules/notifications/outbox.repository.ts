@@ -6,7 +6,9 @@ import type {
   NotificationEventsTable,
 } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
+import { joinGroupCommitAsStatement } from '../../db/group-commit.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
+import { isTransaction } from '../../db/transactions.ts';
 import type { DeliveryAttempt, EndpointRow } from './channel.ts';
 
 // The outbox worker's SQL: claiming events to fan out and deliveries to attempt, and recording outcomes.
@@ -158,7 +160,9 @@ export interface AttemptRecord {
 /**
  * Records an attempt's outcome, only if the delivery is still the attempt claimed (same attempt count,
  * still pending): a process whose claim ran out while it waited never overwrites a newer attempt. A
- * finished delivery forgets its secret. True when recorded.
+ * finished delivery forgets its secret. On SQLite, outside a transaction, the update shares the commit of
+ * its turn's group (group-commit.ts): the sends that finish together are recorded in one commit, not one
+ * each. True when recorded.
  */
 export async function recordAttempt(
   db: Db,
@@ -166,14 +170,17 @@ export async function recordAttempt(
   claimedAttempts: number,
   record: AttemptRecord,
 ): Promise<boolean> {
-  const result = await db
+  const update = db
     .updateTable('notification_deliveries')
     .set({ ...record, ...(record.status === 'pending' ? {} : { secret: null }) })
     .where('id', '=', id)
     .where('attempts', '=', claimedAttempts)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .where('status', '=', 'pending');
+  const updated =
+    dialectOf(db) === 'sqlite' && !isTransaction(db)
+      ? (await joinGroupCommitAsStatement(db, update.compile())).numAffectedRows
+      : (await update.executeTakeFirst()).numUpdatedRows;
+  return Number(updated) === 1;
 }
 
 /**
