@@ -44,6 +44,15 @@ export interface PreparedInsertOptions {
 }
 
 /**
+ * Runs one write statement sharing the commit of its turn's group (group-commit.ts) on SQLite outside a
+ * transaction; anywhere else (PostgreSQL, or inside the caller's transaction) as it is.
+ */
+export function executeSharingCommit<Row>(db: Db, statement: CompiledQuery<Row>): Promise<QueryResult<Row>> {
+  if (dialectOf(db) === 'sqlite' && !isTransaction(db)) return joinGroupCommitAsStatement(db, statement);
+  return executeCompiled(db, statement);
+}
+
+/**
  * A hot insert of one row, built once like preparedQuery; resolves with the new row's id (see
  * insertReturningId for the rule).
  */
@@ -57,9 +66,7 @@ export function preparedInsert<Args extends Record<string, Arg>, Table extends k
   return (db, args) => {
     const dialect = dialectOf(db);
     const statement = bind(db, dialect, args);
-    if (groupCommit && dialect === 'sqlite' && !isTransaction(db))
-      return joinGroupCommitAsStatement(db, statement).then(newIdOf);
-    return executeCompiled(db, statement).then(newIdOf);
+    return (groupCommit ? executeSharingCommit(db, statement) : executeCompiled(db, statement)).then(newIdOf);
   };
 }
 

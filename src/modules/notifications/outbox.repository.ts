@@ -6,9 +6,7 @@ import type {
   NotificationEventsTable,
 } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
-import { joinGroupCommitAsStatement } from '../../db/group-commit.ts';
-import { preparedQuery } from '../../db/prepared-query.ts';
-import { isTransaction } from '../../db/transactions.ts';
+import { executeSharingCommit, preparedQuery } from '../../db/prepared-query.ts';
 import type { DeliveryAttempt, EndpointRow } from './channel.ts';
 
 // The outbox worker's SQL: claiming events to fan out and deliveries to attempt, and recording outcomes.
@@ -176,11 +174,7 @@ export async function recordAttempt(
     .where('id', '=', id)
     .where('attempts', '=', claimedAttempts)
     .where('status', '=', 'pending');
-  const updated =
-    dialectOf(db) === 'sqlite' && !isTransaction(db)
-      ? (await joinGroupCommitAsStatement(db, update.compile())).numAffectedRows
-      : (await update.executeTakeFirst()).numUpdatedRows;
-  return Number(updated) === 1;
+  return Number((await executeSharingCommit(db, update.compile())).numAffectedRows) === 1;
 }
 
 /**
