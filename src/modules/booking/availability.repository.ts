@@ -6,6 +6,7 @@ import { batchPerTurn } from '../../db/turn-batch.ts';
 import type { AvailabilityFacts, BookingFact, SlotFact, TimeWindow } from './availability.ts';
 import { holdsAt } from './booking.repository.ts';
 import { ACTIVE_STATUSES } from './booking.state-machine.ts';
+import { plusLongestSpan } from './vendor-window.ts';
 
 // The facts availability.ts decides on, read with indexed range queries (listing_id, starts_at), and the
 // same rules as one SQL predicate for filtering listing lists. The fact queries run on every availability
@@ -27,7 +28,7 @@ function overlappingEndBound(eb: ExpressionBuilder<Database, any>, listingId: Va
     .selectFrom('listing_booking_spans')
     .select('longest_ms')
     .where('listing_id', '=', listingId);
-  return sql<number>`${windowEnd} + ${eb.fn.coalesce(longest, sql.lit(Number.MAX_SAFE_INTEGER))}`;
+  return plusLongestSpan(eb, windowEnd, longest);
 }
 
 /** A number in a query: a bound value, or a column of the query around it (see factsOfWindowsPg). */

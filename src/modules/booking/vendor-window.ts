@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 
 // A vendor's bookings over a stretch of time (the day's manifest, the calendar feed) are read through the
@@ -29,9 +29,19 @@ export function endsByLatestOf(eb: Bookings, vendorId: number, startsBy: number)
     .innerJoin('listings as spanned', 'spanned.id', 'span.listing_id')
     .select((s) => s.fn.max('span.longest_ms').as('longest'))
     .where('spanned.vendor_id', '=', vendorId);
-  return eb(
-    'bookings.ends_at',
-    '<=',
-    sql<number>`${startsBy} + ${eb.fn.coalesce(longest, sql.lit(Number.MAX_SAFE_INTEGER))}`,
-  );
+  return eb('bookings.ends_at', '<=', plusLongestSpan(eb, startsBy, longest));
+}
+
+/**
+ * `bound` plus a longest span read from listing_booking_spans: the latest a booking starting by `bound`
+ * can end. No row means no booking yet; the bound is then left open rather than trusted.
+ */
+export function plusLongestSpan<Bound>(
+  // biome-ignore lint/suspicious/noExplicitAny: a subquery, wherever the query around it reads from
+  eb: ExpressionBuilder<Database, any>,
+  bound: Bound,
+  // a one-column, one-row subquery of listing_booking_spans.longest_ms
+  longest: Expression<unknown>,
+) {
+  return sql<number>`${bound} + ${eb.fn.coalesce(longest, sql.lit(Number.MAX_SAFE_INTEGER))}`;
 }
