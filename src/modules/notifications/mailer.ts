@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { createTransport } from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { type Clock, systemClock } from '../../lib/clock.ts';
 import { writeMailFile } from './mail-files.ts';
@@ -52,6 +54,21 @@ export interface MailerOptions {
   sendTimeoutMs?: number;
 }
 
+/**
+ * What nodemailer composes one message from: the message, its From and Date, and its Message-ID and
+ * multipart boundaries made here from one randomUUID (@ the From's domain, as nodemailer makes them).
+ * Left to itself, nodemailer draws fresh random bytes for the Message-ID's five pieces and for every part's
+ * boundary, a call into OpenSSL each; randomUUID takes them from a cached pool.
+ */
+function composing(from: string) {
+  const [sender] = addressparser(from, { flatten: true });
+  const domain = sender?.address.split('@').pop() || 'localhost';
+  return (message: MailMessage, date: Date) => {
+    const unique = randomUUID();
+    return { ...message, from, date, messageId: `<${unique}@${domain}>`, baseBoundary: unique };
+  };
+}
+
 export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl === null ? fileMailer(options) : smtpMailer(options.smtpUrl, options);
 }
@@ -62,6 +79,7 @@ function smtpMailer(
 ): Mailer {
   // nodemailer's own waits run to minutes; each phase gets the whole send's bound instead, and the send
   // as a whole is cut off by its signal
+  const compose = composing(from);
   const transport = createTransport({
     url,
     connectionTimeout: sendTimeoutMs,
@@ -71,9 +89,7 @@ function smtpMailer(
   return {
     async send(message) {
       const info = await transport.sendMail({
-        ...message,
-        from,
-        date: clock.now(),
+        ...compose(message, clock.now()),
         signal: AbortSignal.timeout(sendTimeoutMs),
       });
       return { messageId: info.messageId, file: null };
@@ -83,12 +99,13 @@ function smtpMailer(
 }
 
 function fileMailer({ from, mailDir, clock = systemClock }: MailerOptions): Mailer {
+  const compose = composing(from);
   return {
     async send(message) {
       const date = clock.now();
       // composed by nodemailer's own composer, as its transports compose a message, without a transport's
       // plugins, logging and envelope: nothing is sent, the bytes go to a file
-      const mime = new MailComposer({ ...message, from, date }).compile();
+      const mime = new MailComposer(compose(message, date)).compile();
       const messageId = mime.messageId();
       const file = await writeMailFile(mailDir, await mime.build(), date, messageId);
       return { messageId, file };

@@ -19,6 +19,7 @@ import {
 import type { AttemptOutcome, DeliveryAttempt, DeliveryChannel, DeliveryRow } from './channel.ts';
 import { findEndpoint } from './endpoints.repository.ts';
 import * as repo from './outbox.repository.ts';
+import { createPacer } from './outbox-pacing.ts';
 
 // The outbox's delivering side (decisions §14). Every server process runs one worker; each pass
 //   1. fans out the events not yet dispatched into deliveries: one per active webhook endpoint of the
@@ -61,6 +62,11 @@ export interface OutboxWorkerDeps {
   onAttempt?: (delivery: DeliveryRow, outcome: AttemptOutcome) => void;
   /** [0, 1): the jitter's randomness (tests fix it) */
   random?: () => number;
+  /**
+   * What the started loop waits after each batch that took `batchMs` (default: createPacer, which yields
+   * the event loop to busy requests), ending early once `signal` aborts at stop; runOnce never waits
+   */
+  pace?: (batchMs: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** How many events or deliveries one transaction claims, so none grows without bound. */
@@ -85,18 +91,32 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker & {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
-  async function pass() {
+  const pacer = deps.pace ?? createPacer();
+  const stopping = new AbortController();
+  const pace = (batchMs: number) => pacer(batchMs, stopping.signal);
+  const noWait = async () => {};
+
+  // `after` runs after every batch, with how long the batch took
+  async function pass(after: (batchMs: number) => Promise<void>) {
     const now = deps.clock.now().getTime();
     if (!(await repo.hasWork(deps.db, now))) return { dispatched: 0, attempted: 0 };
+    const batch = async (run: () => Promise<number>) => {
+      const started = performance.now();
+      const n = await run();
+      await after(performance.now() - started);
+      return n;
+    };
     let dispatched = 0;
     for (;;) {
-      const n = await inTransaction(deps.db, (trx) => dispatchEvents(trx, deps, deps.clock.now().getTime()));
+      const n = await batch(() =>
+        inTransaction(deps.db, (trx) => dispatchEvents(trx, deps, deps.clock.now().getTime())),
+      );
       dispatched += n;
-      if (n < BATCH) break;
+      if (n < BATCH || stopped) break;
     }
     let attempted = 0;
     for (;;) {
-      const n = await attemptDue(deps, random);
+      const n = await batch(() => attemptDue(deps, random));
       attempted += n;
       if (n < BATCH || stopped) break;
     }
@@ -104,20 +124,21 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker & {
   }
 
   // one pass at a time per process: a call while one runs waits for it and then runs its own
-  function runOnce() {
-    const next = (running ?? Promise.resolve()).catch(() => undefined).then(pass);
+  function runPass(after: (batchMs: number) => Promise<void>) {
+    const next = (running ?? Promise.resolve()).catch(() => undefined).then(() => pass(after));
     running = next;
     return next.finally(() => {
       if (running === next) running = undefined;
     });
   }
+  const runOnce = () => runPass(noWait);
 
   return {
     runOnce,
     start(intervalMs, log) {
       const loop = () => {
         timer = undefined;
-        runOnce().then(
+        runPass(pace).then(
           (done) => {
             if (stopped) return;
             // more may be waiting behind a full batch: go again at once
@@ -138,6 +159,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker & {
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       if (timer) clearTimeout(timer);
       await running?.catch(() => undefined);
     },

@@ -72,6 +72,19 @@ describe('mail without SMTP_URL', () => {
     expect(files).toHaveLength(3);
     expect(new Set(files).size).toBe(3);
     for (const file of files) expect(file).toMatch(FILE_NAME);
+    // each has a Message-ID of its own at the From's domain, and boundaries no other message uses
+    const raws = files.map((file) => readFileSync(join(mailDir, file), 'utf8'));
+    const ids = raws.map((raw) => /^Message-ID: <([^>]+)>$/m.exec(raw)?.[1]);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}@localhost$/);
+    expect(new Set(ids).size).toBe(3);
+    const boundaries = raws.map((raw) => /boundary="([^"]+)"/.exec(raw)?.[1]);
+    expect(new Set(boundaries).size).toBe(3);
+    for (const [i, raw] of raws.entries()) {
+      expect(boundaries[i]).toContain(ids[i]?.split('@')[0]);
+      const parsed = await simpleParser(raw);
+      expect(parsed.text).toContain('Double kayak');
+      expect(parsed.html).toContain('Double kayak');
+    }
     mailer.close();
   });
 

@@ -264,3 +264,31 @@ describe('claims', () => {
     expect(sent.sort((x, y) => x - y)).toEqual(rows.map((r) => r.id));
   });
 });
+
+describe('pacing', () => {
+  it('the started loop paces after every batch with its duration; runOnce never waits', async () => {
+    const f = await bookedFixture(t, { until: 'requested' });
+    const vendorId = await vendorIdOf(f);
+    await addEndpoint(vendorId, ['*']);
+    const paced: number[] = [];
+    const pace = async (batchMs: number) => {
+      paced.push(batchMs);
+    };
+    const once = worker({ webhook: scriptedChannel(OK), email: scriptedChannel(OK) }, { pace });
+    await once.runOnce();
+    expect(paced).toEqual([]);
+    expect((await deliveries()).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+
+    // a new event for the started loop: one batch fans it out, one attempts its three deliveries
+    await t.db.updateTable('notification_events').set({ dispatched_at: null }).execute();
+    await t.db.deleteFrom('notification_deliveries').execute();
+    const looping = worker({ webhook: scriptedChannel(OK), email: scriptedChannel(OK) }, { pace });
+    looping.start(5, t.app.log);
+    await expect
+      .poll(async () => (await deliveries()).filter((d) => d.status === 'succeeded').length)
+      .toBe(3);
+    await looping.stop();
+    expect(paced).toHaveLength(2);
+    for (const ms of paced) expect(ms).toBeGreaterThan(0);
+  });
+});
