@@ -4,8 +4,10 @@
 // (NODE_COMPILE_CACHE, set by `npm start`) strips its types with Node's stripper, a WebAssembly build of
 // SWC, which then stays loaded for the life of the process: the server is ~12 MB more resident after
 // start (148 against 136 MB here, 2026-11-22), against a peak-RSS target of 200 MB. That is the first start
-// after `npm install` or after any change of the sources. `npm install` runs this file (the prepare
-// script), and the bench warms the cache the same way before it starts the server it measures.
+// after `npm install` or after any change of the sources. `npm install` (the prepare script) and `npm start`
+// (prestart: a `git pull` changes sources without an install) run this file, and the bench warms the cache
+// the same way before it starts the server it measures. With the cache already full it takes about half a
+// second.
 //
 // How: the server is started once exactly as `npm start` starts it (its Node flags are part of the cache's
 // key) on an in-memory database, and stopped as soon as it listens. Every module a real start loads, the

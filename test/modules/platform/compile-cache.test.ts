@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,12 @@ describe('the compile cache filled before the first start', () => {
     expect(flags).toContain('--max-old-space-size=256');
     expect(flags.every((flag) => flag.startsWith('--'))).toBe(true);
     expect(Object.keys(env).sort()).toEqual(['MALLOC_ARENA_MAX', 'NODE_COMPILE_CACHE']);
+  });
+
+  it('is filled by npm install and again before every npm start (sources change without an install)', () => {
+    const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8'));
+    expect(scripts.prepare).toContain('node scripts/compile-cache.ts');
+    expect(scripts.prestart).toContain('node scripts/compile-cache.ts');
   });
 
   it('lets the next start load every source without stripping its types again', async () => {
