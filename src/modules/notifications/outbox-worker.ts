@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
 import pLimit from 'p-limit';
@@ -31,7 +32,8 @@ import { createPacer } from './outbox-pacing.ts';
 //      endpoint.
 // At least once: a process killed between a send and its record leaves the claim to run out, and the
 // next claim sends again (the receiver deduplicates by webhook-id). Never twice at once: a claim outlasts
-// the send's timeout, and an outcome is recorded only by the attempt that holds the claim.
+// the send's timeout, and an outcome is recorded only by the attempt that holds the claim. Between two
+// batches the started loop gives way to requests that keep the event loop busy (outbox-pacing.ts).
 
 /** The mail recipients of a booking event; a customer's or the vendor's. */
 export type MailRole = 'customer' | 'vendor';

@@ -65,10 +65,15 @@ describe('createPacer', () => {
   it("measures Node's own event loop: a batch of 50 ms waits about 450 ms more while the loop is kept busy", async () => {
     const pace = createPacer();
     const signal = new AbortController().signal;
-    const idleStart = performance.now();
-    await pace(50, signal);
-    const idle = performance.now() - idleStart;
-    expect(idle).toBeLessThan(100);
+    // idle: no more than the glance (the shortest of three, so that one pause of the test runner's own
+    // cannot make a 2 ms glance look busy)
+    const idle: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const idleStart = performance.now();
+      await pace(50, signal);
+      idle.push(performance.now() - idleStart);
+    }
+    expect(Math.min(...idle)).toBeLessThan(100);
 
     // other work holding the loop for 20 ms out of every 21, as a stream of requests would
     const spin = setInterval(() => {
