@@ -42,6 +42,7 @@ import * as channels from './migrations/2026120101-channels.ts';
 import * as calendarFeed from './migrations/2026120102-calendar-feed.ts';
 import * as channelBookingsIndex from './migrations/2026120103-channel-bookings-index.ts';
 import * as bookingVendorWindowIndexes from './migrations/2026120201-booking-vendor-window-indexes.ts';
+import * as bookingClickCopyOnInsert from './migrations/2026120202-booking-click-copy-on-insert.ts';
 
 // Listed here rather than read from the directory, so the set is fixed by the code that runs it.
 const migrations: Record<string, Migration> = {
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '2026120102-calendar-feed': calendarFeed,
   '2026120103-channel-bookings-index': channelBookingsIndex,
   '2026120201-booking-vendor-window-indexes': bookingVendorWindowIndexes,
+  '2026120202-booking-click-copy-on-insert': bookingClickCopyOnInsert,
 };
 
 /** `schema`: PostgreSQL schema holding the migration bookkeeping (when not the default one). */
