@@ -91,10 +91,11 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker & {
   const random = deps.random ?? Math.random;
   let running: Promise<{ dispatched: number; attempted: number }> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
 
   const pacer = deps.pace ?? createPacer();
+  // aborted by stop: ends a pacing wait early, and every loop checks it
   const stopping = new AbortController();
+  const stopped = () => stopping.signal.aborted;
   const pace = (batchMs: number) => pacer(batchMs, stopping.signal);
   const noWait = async () => {};
 
@@ -114,13 +115,13 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker & {
         inTransaction(deps.db, (trx) => dispatchEvents(trx, deps, deps.clock.now().getTime())),
       );
       dispatched += n;
-      if (n < BATCH || stopped) break;
+      if (n < BATCH || stopped()) break;
     }
     let attempted = 0;
     for (;;) {
       const n = await batch(() => attemptDue(deps, random));
       attempted += n;
-      if (n < BATCH || stopped) break;
+      if (n < BATCH || stopped()) break;
     }
     return { dispatched, attempted };
   }
@@ -142,14 +143,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker & {
         timer = undefined;
         runPass(pace).then(
           (done) => {
-            if (stopped) return;
+            if (stopped()) return;
             // more may be waiting behind a full batch: go again at once
             const busy = done.dispatched + done.attempted > 0;
             timer = setTimeout(loop, busy ? 0 : intervalMs);
             timer.unref();
           },
           (error: unknown) => {
-            if (stopped) return;
+            if (stopped()) return;
             log.error({ err: error }, 'outbox pass failed');
             timer = setTimeout(loop, intervalMs);
             timer.unref();
@@ -160,7 +161,6 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker & {
       timer.unref();
     },
     async stop() {
-      stopped = true;
       stopping.abort();
       if (timer) clearTimeout(timer);
       await running?.catch(() => undefined);
